@@ -1,0 +1,12 @@
+# Every dependency comes from Debian's packages (scripts/setup.sh installs them); none is
+# downloaded at build time. Shared with the installed package config so consumers see the same.
+include(CMakeFindDependencyMacro)
+find_package(PkgConfig REQUIRED)
+find_package(OpenSSL 3 REQUIRED)
+find_package(ZLIB REQUIRED)
+if(NOT TARGET PkgConfig::IDN2)
+  pkg_check_modules(IDN2 REQUIRED IMPORTED_TARGET GLOBAL libidn2)
+endif()
+if(NOT TARGET PkgConfig::PSL)
+  pkg_check_modules(PSL REQUIRED IMPORTED_TARGET GLOBAL libpsl)
+endif()

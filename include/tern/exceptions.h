@@ -1,0 +1,78 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace tern {
+
+// The root of every I/O failure tern reports: a connection that could not be made, a peer that
+// broke the protocol, a timeout, a cancellation. Messages say what failed and where (host, port,
+// protocol). Misuse of the API is std::invalid_argument / std::logic_error instead.
+class IOException : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A blocking operation stopped before it completed: the call was canceled, or a deadline passed.
+class InterruptedIOException : public IOException {
+ public:
+  using IOException::IOException;
+};
+
+// A connect, read or write timeout fired. The message names which one.
+class SocketTimeoutException : public InterruptedIOException {
+ public:
+  using InterruptedIOException::InterruptedIOException;
+};
+
+// A TCP connection to the peer could not be established.
+class ConnectException : public IOException {
+ public:
+  using IOException::IOException;
+};
+
+// The DNS lookup for a host name failed or returned no addresses.
+class UnknownHostException : public IOException {
+ public:
+  using IOException::IOException;
+};
+
+// The peer sent bytes that break HTTP (a malformed status line, an oversized header, a bad chunk).
+class ProtocolException : public IOException {
+ public:
+  using IOException::IOException;
+};
+
+// Input ended before the expected number of bytes arrived (a truncated body or chunk).
+class EOFException : public IOException {
+ public:
+  using IOException::IOException;
+};
+
+// The TLS handshake failed (protocol or cipher mismatch, untrusted or expired certificate).
+class SSLHandshakeException : public IOException {
+ public:
+  using IOException::IOException;
+};
+
+// The peer's identity could not be verified (hostname mismatch, certificate pin mismatch).
+class SSLPeerUnverifiedException : public IOException {
+ public:
+  using IOException::IOException;
+};
+
+// An HTTP/2 stream was reset by the peer or locally; errorCode is the RST_STREAM code (RFC 9113
+// §7).
+class StreamResetException : public IOException {
+ public:
+  StreamResetException(uint32_t errorCode, const std::string& message)
+      : IOException(message), errorCode_(errorCode) {}
+  uint32_t errorCode() const noexcept { return errorCode_; }
+
+ private:
+  uint32_t errorCode_;
+};
+
+}  // namespace tern

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tern needs to build and test, if any are missing. Only apt-get,
+# only Debian's own packages (see docs and DESIGN.md); nothing else is downloaded. Prints to
+# stderr so the tool's stdout stays clean. Safe to run again: it does nothing when all are there.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ pkg-config ccache
+  # the library's dependencies
+  libssl-dev libnghttp2-dev zlib1g-dev libbrotli-dev libzstd-dev libidn2-dev libpsl-dev
+  publicsuffix libcli11-dev
+  # tests
+  libgtest-dev libgmock-dev nlohmann-json3-dev
+  # fuzzing and sanitizers (the fuzz preset builds with clang)
+  clang libclang-rt-14-dev
+)
+packages+=("$@")
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "tern: installing missing Debian packages: ${missing[*]}" >&2
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "tern: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq >&2
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
