@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (urls.empty()) {
-    std::cerr << "tern: no URL specified\n" << "tern: try 'tern --help' for more information\n";
+    std::cerr << "tern: no URL specified\n"
+              << "tern: try 'tern --help' for more information\n";
     return kExitUnsupported;
   }
   std::cerr << "tern: fetching is not built yet: the call engine lands with the next milestone\n";
