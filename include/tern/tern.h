@@ -3,4 +3,5 @@
 #pragma once
 
 #include "tern/exceptions.h"
+#include "tern/protocol.h"
 #include "tern/version.h"

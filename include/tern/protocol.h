@@ -1,0 +1,23 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <string_view>
+
+namespace tern {
+
+// The protocols a connection can speak, by their ALPN identifiers (RFC 7301) as OkHttp names them.
+enum class Protocol {
+  HTTP_1_0,            // "http/1.0": a response from an HTTP/1.0 server.
+  HTTP_1_1,            // "http/1.1"
+  HTTP_2,              // "h2": HTTP/2 negotiated by ALPN over TLS.
+  H2_PRIOR_KNOWLEDGE,  // "h2_prior_knowledge": cleartext HTTP/2 with no upgrade (RFC 9113 §3.3).
+};
+
+// The protocol's identifier: "http/1.0", "http/1.1", "h2" or "h2_prior_knowledge".
+std::string_view toString(Protocol protocol) noexcept;
+
+// The protocol named by `identifier`, one of toString()'s values. Throws IOException naming the
+// identifier otherwise, since it comes from a peer (ALPN or a status line).
+Protocol parseProtocol(std::string_view identifier);
+
+}  // namespace tern
