@@ -2,6 +2,15 @@
 // The whole public API in one include.
 #pragma once
 
+#include "tern/buffer.h"
+#include "tern/buffered_sink.h"
+#include "tern/buffered_source.h"
 #include "tern/exceptions.h"
+#include "tern/file_streams.h"
+#include "tern/forwarding_sink.h"
+#include "tern/forwarding_source.h"
 #include "tern/protocol.h"
+#include "tern/sink.h"
+#include "tern/source.h"
+#include "tern/timeout.h"
 #include "tern/version.h"
