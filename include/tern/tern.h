@@ -3,4 +3,5 @@
 #pragma once
 
 #include "tern/exceptions.h"
+#include "tern/http_url.h"
 #include "tern/version.h"
