@@ -9,6 +9,7 @@
 #include "tern/file_streams.h"
 #include "tern/forwarding_sink.h"
 #include "tern/forwarding_source.h"
+#include "tern/http_url.h"
 #include "tern/protocol.h"
 #include "tern/sink.h"
 #include "tern/source.h"
