@@ -17,8 +17,8 @@ namespace tern {
 // '-' between date or time fields, numeric months ("Thu, 01-01-1970 ..."), missing comma or
 // space after the weekday, and JavaScript's "Thu Jan 01 1970 00:00:00 GMT+0000". Names of days,
 // months and zones ignore case; the weekday is not checked against the date. Text after a
-// complete date is ignored. A two-digit year more than 50 years in the future means the previous
-// century (RFC 9110 §5.6.7).
+// complete date is ignored. A two-digit year is placed between 80 years ago and 19 years ahead (as
+// OkHttp, via Java), which keeps RFC 9110 §5.6.7's rule that one more than 50 years ahead is past.
 //
 // Returns nullopt for anything else, including out-of-range fields (31 Feb, 25:00:00) and a missing
 // time zone outside asctime. Instants outside what system_clock can hold (about 1678–2262 with

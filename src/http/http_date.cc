@@ -263,10 +263,12 @@ int64_t currentYear() {
 // Seconds since the epoch of valid `fields`, or nullopt if a field is out of range.
 std::optional<int64_t> toEpochSeconds(Fields fields) {
   if (fields.twoDigitYear) {
-    // RFC 9110 §5.6.7: a two-digit year more than 50 years ahead is in the previous century.
+    // Java's window, which OkHttp inherits: from 80 years ago to 19 years ahead. It obeys RFC 9110
+    // §5.6.7 (a year more than 50 years ahead is in the past) and reads "70" as 1970.
     int64_t now = currentYear();
     fields.year += now - now % 100;
-    if (fields.year > now + 50) fields.year -= 100;
+    if (fields.year >= now + 20) fields.year -= 100;
+    if (fields.year < now - 80) fields.year += 100;
   }
   if (fields.month < 1 || fields.month > 12) return std::nullopt;
   if (fields.day < 1 || fields.day > daysInMonth(fields.year, fields.month)) return std::nullopt;
