@@ -1,0 +1,79 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tern::internal {
+
+// The one place that says which bytes HTTP allows where (RFC 9110 §5.5, §5.6). Every parser in
+// the http layer lexes with these, so "token", "whitespace" and "quoted-string" mean the same
+// thing everywhere. All functions take arbitrary bytes and never read past the view they are given.
+
+// RFC 9110 §5.6.2: tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_"
+// / "`" / "|" / "~" / DIGIT / ALPHA.
+bool isTokenChar(char c) noexcept;
+
+// True if `s` is a non-empty RFC 9110 token (one or more tchar).
+bool isToken(std::string_view s) noexcept;
+
+// RFC 9110 §5.6.3 OWS: a space or a horizontal tab.
+constexpr bool isHttpWhitespace(char c) noexcept { return c == ' ' || c == '\t'; }
+
+// ASCII whitespace as Kotlin's trim() sees it in header text: SP, HTAB, LF, VT, FF, CR.
+constexpr bool isAsciiWhitespace(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+// `s` without leading and trailing ASCII whitespace (as OkHttp trims header names and values).
+std::string_view trimAsciiWhitespace(std::string_view s) noexcept;
+
+// ASCII-only case folding: no locale, so "I" never becomes a dotless i.
+constexpr char toLowerAscii(char c) noexcept {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+std::string toLowerAscii(std::string_view s);
+bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
+
+// Returns the index of the first byte at or after `pos` that is not SP or HTAB, or s.size().
+std::size_t skipHttpWhitespace(std::string_view s, std::size_t pos) noexcept;
+
+// Returns the index of the first byte at or after `pos` that is one of `chars`, or s.size().
+std::size_t indexOfAny(std::string_view s, std::string_view chars, std::size_t pos) noexcept;
+
+// Reads an RFC 9110 §5.6.4 quoted-string starting at s[pos], which must be '"'. Backslash escapes
+// (quoted-pair) are unescaped to the byte that follows. On success returns the unescaped text and
+// moves `pos` past the closing quote. Returns nullopt, leaving `pos` alone, when the string is
+// unterminated or ends in a dangling backslash.
+std::optional<std::string> readQuotedString(std::string_view s, std::size_t& pos);
+
+// Headers whose values are credentials: toString() and error messages never show their values.
+// Authorization, Cookie, Proxy-Authorization and Set-Cookie, compared ignoring case (as OkHttp).
+bool isSensitiveHeader(std::string_view name) noexcept;
+
+// A charset name Java's Charset.forName would accept syntactically (RFC 2978 mime-charset
+// characters): starts with a letter or digit, then letters, digits, '-', '+', ':', '_' or '.'.
+bool isLegalCharsetName(std::string_view name) noexcept;
+
+// Describes the character starting at s[index] for an error message as "0x" + hex code point:
+// a well-formed UTF-8 sequence is reported as its code point (é → 0xe9, as OkHttp reports the
+// UTF-16 char), anything else as the single byte.
+std::string describeCharAt(std::string_view s, std::size_t index);
+
+// `s` for an exception message: control bytes (< 0x20, 0x7f) become "\xNN" so a message can
+// neither be cut short by a NUL nor forge a log line with CR LF. Other bytes are kept.
+std::string escapeForMessage(std::string_view s);
+
+// Validates a header name for Headers::Builder::add: a non-empty RFC 9110 token. Throws
+// std::invalid_argument naming the name and the first bad character with its position.
+void checkHeaderName(std::string_view name);
+
+// Validates a header value (RFC 9110 §5.5): no control characters except HTAB, no DEL, and, unless
+// `allowNonAscii`, no bytes >= 0x80. CR, LF and NUL are always rejected so a value can never split
+// a header line. Throws std::invalid_argument naming the header, the character and its byte
+// position; the value is only echoed when the header is not sensitive.
+void checkHeaderValue(std::string_view value, std::string_view name, bool allowNonAscii);
+
+}  // namespace tern::internal
