@@ -49,5 +49,19 @@ TEST(CharsetTest, EmptyInput) {
   EXPECT_EQ(decodeToUtf8("", "UTF-16BE"), "");
 }
 
+TEST(CharsetTest, EncodeFromUtf8ToLatin1) {
+  EXPECT_EQ(encodeFromUtf8("h\xC3\xA9llo", "ISO-8859-1"), "h\xE9llo");
+  EXPECT_EQ(encodeFromUtf8("h\xC3\xA9llo", "utf-8"), "h\xC3\xA9llo");
+}
+
+TEST(CharsetTest, EncodeReplacesUnrepresentableCharactersWithQuestionMarks) {
+  // U+2603 SNOWMAN has no Latin-1 form: one '?' for its three UTF-8 bytes.
+  EXPECT_EQ(encodeFromUtf8("a\xE2\x98\x83b", "ISO-8859-1"), "a?b");
+}
+
+TEST(CharsetTest, EncodeToUnknownCharsetKeepsUtf8) {
+  EXPECT_EQ(encodeFromUtf8("h\xC3\xA9", "x-unknown"), "h\xC3\xA9");
+}
+
 }  // namespace
 }  // namespace tern::internal
