@@ -92,7 +92,7 @@ class Response final {
   std::string toString() const;
 
  private:
-  explicit Response(Builder&& builder);
+  explicit Response(Builder& builder);
 
   Request request_;
   Protocol protocol_;
@@ -139,8 +139,9 @@ class Response::Builder {
   Builder& receivedResponseAtMillis(int64_t millis);
 
   // Throws std::logic_error naming what is missing: "request == null", "protocol == null",
-  // "message == null", or "code < 0: -1".
-  Response build() &&;
+  // "message == null", or "code < 0: -1". The body moves into the response, so the builder is
+  // left without one.
+  Response build();
 
  private:
   friend class Response;

@@ -22,11 +22,11 @@ std::shared_ptr<const Response> supporting(std::optional<Response> response, con
 
 }  // namespace
 
-Response::Response(Builder&& builder)
-    : request_(std::move(*builder.request_)),
+Response::Response(Builder& builder)
+    : request_(*builder.request_),
       protocol_(*builder.protocol_),
       code_(builder.code_),
-      message_(std::move(*builder.message_)),
+      message_(*builder.message_),
       headers_(builder.headers_.build()),
       body_(std::move(builder.body_)),
       networkResponse_(std::move(builder.networkResponse_)),
@@ -162,12 +162,12 @@ Response::Builder& Response::Builder::receivedResponseAtMillis(int64_t millis) {
   return *this;
 }
 
-Response Response::Builder::build() && {
+Response Response::Builder::build() {
   if (code_ < 0) throw std::logic_error("code < 0: " + std::to_string(code_));
   if (!request_) throw std::logic_error("request == null");
   if (!protocol_) throw std::logic_error("protocol == null");
   if (!message_) throw std::logic_error("message == null");
-  return Response(std::move(*this));
+  return Response(*this);
 }
 
 }  // namespace tern

@@ -56,7 +56,10 @@ TEST(CharsetTest, EncodeFromUtf8ToLatin1) {
 
 TEST(CharsetTest, EncodeReplacesUnrepresentableCharactersWithQuestionMarks) {
   // U+2603 SNOWMAN has no Latin-1 form: one '?' for its three UTF-8 bytes.
-  EXPECT_EQ(encodeFromUtf8("a\xE2\x98\x83b", "ISO-8859-1"), "a?b");
+  EXPECT_EQ(encodeFromUtf8("a\xE2\x98\x83"
+                           "b",
+                           "ISO-8859-1"),
+            "a?b");
 }
 
 TEST(CharsetTest, EncodeToUnknownCharsetKeepsUtf8) {

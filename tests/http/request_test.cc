@@ -156,7 +156,7 @@ TEST(RequestTest, CacheControlSetsAndClearsTheHeader) {
   ASSERT_TRUE(request.header("Cache-Control").has_value());
   EXPECT_TRUE(request.cacheControl().onlyIfCached());
 
-  Request cleared = request.newBuilder().cacheControl(CacheControl()).build();
+  Request cleared = request.newBuilder().cacheControl(CacheControl::Builder().build()).build();
   EXPECT_EQ(cleared.header("Cache-Control"), std::nullopt);
   EXPECT_FALSE(cleared.cacheControl().onlyIfCached());
 }
