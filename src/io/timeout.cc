@@ -23,7 +23,10 @@ class NoTimeout final : public Timeout {
 // `now` + `duration`, or std::nullopt if that would overflow the clock (in effect, never).
 std::optional<Timeout::Clock::time_point> addSaturating(Timeout::Clock::time_point now,
                                                         std::chrono::nanoseconds duration) {
-  if (duration > Timeout::Clock::time_point::max() - now) return std::nullopt;
+  // `duration` is positive, so only a positive `now` can overflow (and max() - now cannot).
+  if (now.time_since_epoch().count() > 0 && duration > Timeout::Clock::time_point::max() - now) {
+    return std::nullopt;
+  }
   return now + duration;
 }
 
