@@ -143,6 +143,7 @@ class Buffer final : public BufferedSource, public BufferedSink {
   internal::Segment& head() const;
   internal::Segment* tail() const;
   void popHead();
+  void dropTail();  // Removes the last segment, which holds no bytes.
   void pushTail(std::unique_ptr<internal::Segment> segment);
 
   // segments_[head_..] hold the bytes; slots before head_ are spent and reclaimed lazily, so
