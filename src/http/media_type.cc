@@ -18,7 +18,9 @@ std::size_t tokenEnd(std::string_view s, std::size_t pos) {
 
 // Matches one "; name=value" at `pos`, as OkHttp's PARAMETER regex
 // `;\s*(?:TOKEN=(?:TOKEN|QUOTED))?`. Returns false if there is no ';'. On success `pos` is past
-// what matched; name is empty when only the ";" and its whitespace matched.
+// what matched; name is empty when only the ";" and its whitespace matched. A single-quoted
+// token value ('utf-8') is invalid, but Chrome strips the quotes and so do we; a double-quoted
+// value is taken as it is.
 bool readParameter(std::string_view s, std::size_t& pos, std::string_view& name,
                    std::string_view& value) {
   if (pos >= s.size() || s[pos] != ';') return false;
@@ -34,6 +36,9 @@ bool readParameter(std::string_view s, std::size_t& pos, std::string_view& name,
   std::size_t valueEnd = tokenEnd(s, valueStart);
   if (valueEnd > valueStart) {
     value = s.substr(valueStart, valueEnd - valueStart);
+    if (value.size() > 2 && value.front() == '\'' && value.back() == '\'') {
+      value = value.substr(1, value.size() - 2);
+    }
   } else if (valueStart < s.size() && s[valueStart] == '"') {
     std::size_t close = s.find('"', valueStart + 1);
     if (close == std::string_view::npos) return true;
@@ -74,10 +79,6 @@ MediaType MediaType::get(std::string_view text) {
                                   quote(text.substr(pos)) + " for: " + quote(text));
     }
     if (name.empty()) continue;  // A bare ';'.
-    if (value.size() > 2 && value.front() == '\'' && value.back() == '\'') {
-      // 'single-quoted' is invalid, but Chrome strips the quotes and so do we.
-      value = value.substr(1, value.size() - 2);
-    }
     result.parameters_.emplace_back(std::string(name), std::string(value));
   }
   return result;
