@@ -136,9 +136,15 @@ class CacheControl::Builder {
   template <typename Rep, typename Period>
   static int64_t toSeconds(std::chrono::duration<Rep, Period> d) {
     long double seconds = std::chrono::duration_cast<std::chrono::duration<long double>>(d).count();
-    if (!(seconds == seconds)) return 0;  // NaN.
-    if (seconds >= 9.0e18L) return std::numeric_limits<int64_t>::max();
-    if (seconds <= -9.0e18L) return std::numeric_limits<int64_t>::min();
+    if (!(seconds == seconds)) {
+      return 0;  // NaN.
+    }
+    if (seconds >= 9.0e18L) {
+      return std::numeric_limits<int64_t>::max();
+    }
+    if (seconds <= -9.0e18L) {
+      return std::numeric_limits<int64_t>::min();
+    }
     return static_cast<int64_t>(seconds);
   }
 

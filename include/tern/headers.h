@@ -58,7 +58,9 @@ class Headers {
     const std::array<std::string_view, sizeof...(Strings)> list{
         std::string_view(namesAndValues)...};
     std::vector<std::pair<std::string_view, std::string_view>> pairs;
-    for (std::size_t i = 0; i + 1 < list.size(); i += 2) pairs.emplace_back(list[i], list[i + 1]);
+    for (std::size_t i = 0; i + 1 < list.size(); i += 2) {
+      pairs.emplace_back(list[i], list[i + 1]);
+    }
     return ofPairs(pairs);
   }
 

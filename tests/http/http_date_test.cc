@@ -169,7 +169,9 @@ TEST(HttpDateTest, ArbitraryBytesNeverCrash) {
   for (int i = 0; i < 20000; ++i) {
     std::string text = date;
     // Overwrite a few bytes with anything, NUL and 0xff included.
-    for (int j = 0; j < 3; ++j) text[random() % text.size()] = static_cast<char>(random() % 256);
+    for (int j = 0; j < 3; ++j) {
+      text[random() % text.size()] = static_cast<char>(random() % 256);
+    }
     std::optional<system_clock::time_point> parsed = parseHttpDate(text);
     if (parsed) {
       EXPECT_EQ(parseHttpDate(formatHttpDate(*parsed)), parsed) << text;
@@ -221,12 +223,18 @@ TEST(HttpDateTest, ParsesConcurrently) {
   for (int i = 0; i < 4; ++i) {
     threads.emplace_back([&failures, i] {
       for (int j = 0; j < 2000; ++j) {
-        if (parseHttpDate("Fri, 06 Jun 2014 12:30:30 GMT") != at(kJune2014)) ++failures[i];
-        if (formatHttpDate(at(kJune2014)) != "Fri, 06 Jun 2014 12:30:30 GMT") ++failures[i];
+        if (parseHttpDate("Fri, 06 Jun 2014 12:30:30 GMT") != at(kJune2014)) {
+          ++failures[i];
+        }
+        if (formatHttpDate(at(kJune2014)) != "Fri, 06 Jun 2014 12:30:30 GMT") {
+          ++failures[i];
+        }
       }
     });
   }
-  for (auto& thread : threads) thread.join();
+  for (auto& thread : threads) {
+    thread.join();
+  }
   EXPECT_EQ(failures, std::vector<int>(4, 0));
 }
 
