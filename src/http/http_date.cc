@@ -208,6 +208,19 @@ class DateReader {
     return true;
   }
 
+  // ":mm"; on failure nothing is consumed.
+  bool readMinutes(int64_t& minutes) {
+    if (pos_ >= text_.size() || text_[pos_] != ':') {
+      return false;
+    }
+    ++pos_;
+    if (readFixedDigits(2, minutes)) {
+      return true;
+    }
+    --pos_;
+    return false;
+  }
+
   // "+hh:mm", "+hhmm", "+hh" or "+h" after GMT/UTC; "+hhmm" or "+hh:mm" alone (RFC 5322 §3.3).
   bool readOffset(bool afterGmt, int64_t& offsetSeconds) {
     if (pos_ >= text_.size() || (text_[pos_] != '+' && text_[pos_] != '-')) {
@@ -220,14 +233,13 @@ class DateReader {
     int64_t minutes = 0;
     bool ok;
     if (readFixedDigits(2, hours)) {
-      if (pos_ < text_.size() && text_[pos_] == ':') {
-        ++pos_;
-        ok = readFixedDigits(2, minutes);
-      } else {
-        ok = readFixedDigits(2, minutes) || afterGmt;
-      }
+      ok = readMinutes(minutes) || readFixedDigits(2, minutes) || afterGmt;
     } else {
+      // Java also reads a one-digit hour after GMT: "GMT+1", "GMT+1:30".
       ok = afterGmt && readFixedDigits(1, hours);
+      if (ok) {
+        readMinutes(minutes);  // Optional.
+      }
     }
     if (!ok || hours > 23 || minutes > 59) {
       pos_ = start;

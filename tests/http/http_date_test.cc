@@ -52,6 +52,9 @@ TEST(HttpDateTest, HonorsOtherTimeZones) {
   EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 EDT"), at(4 * 3600));
   EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 02:00:00 +0200"), at(0));
   EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 -01:30"), at(5400));
+  EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 GMT+1"), at(-3600));
+  EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 GMT+1:30"), at(-5400));
+  EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 GMT+01"), at(-3600));
   EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 UTC"), at(0));
   EXPECT_EQ(parseHttpDate("Thursday, 01-Jan-1970 00:00:00 GMT-01:00"), at(3600));
   EXPECT_EQ(parseHttpDate("Thursday, 01-Jan-1970 00:00:00 PST"), at(8 * 3600));
