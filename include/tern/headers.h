@@ -51,8 +51,9 @@ class Headers {
   // Headers::of("Accept", "*/*", "A", "1"). An odd count does not compile. Trimmed and validated
   // as the pair form.
   template <typename... Strings>
-  requires(std::is_convertible_v<const Strings&, std::string_view>&&...) static Headers
-      of(const Strings&... namesAndValues) {
+  static Headers of(const Strings&... namesAndValues) {
+    static_assert((std::is_convertible_v<const Strings&, std::string_view> && ...),
+                  "Headers::of expects strings");
     static_assert(sizeof...(Strings) % 2 == 0,
                   "Headers::of expects alternating header names and values");
     const std::array<std::string_view, sizeof...(Strings)> list{
