@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -136,9 +137,15 @@ class CacheControl::Builder {
   template <typename Rep, typename Period>
   static int64_t toSeconds(std::chrono::duration<Rep, Period> d) {
     long double seconds = std::chrono::duration_cast<std::chrono::duration<long double>>(d).count();
-    if (!(seconds == seconds)) return 0;  // NaN.
-    if (seconds >= 9.0e18L) return std::numeric_limits<int64_t>::max();
-    if (seconds <= -9.0e18L) return std::numeric_limits<int64_t>::min();
+    if (std::isnan(seconds)) {
+      return 0;
+    }
+    if (seconds >= 9.0e18L) {
+      return std::numeric_limits<int64_t>::max();
+    }
+    if (seconds <= -9.0e18L) {
+      return std::numeric_limits<int64_t>::min();
+    }
     return static_cast<int64_t>(seconds);
   }
 

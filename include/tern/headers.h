@@ -51,14 +51,17 @@ class Headers {
   // Headers::of("Accept", "*/*", "A", "1"). An odd count does not compile. Trimmed and validated
   // as the pair form.
   template <typename... Strings>
-  requires(std::is_convertible_v<const Strings&, std::string_view>&&...) static Headers
-      of(const Strings&... namesAndValues) {
+  static Headers of(const Strings&... namesAndValues) {
+    static_assert((std::is_convertible_v<const Strings&, std::string_view> && ...),
+                  "Headers::of expects strings");
     static_assert(sizeof...(Strings) % 2 == 0,
                   "Headers::of expects alternating header names and values");
     const std::array<std::string_view, sizeof...(Strings)> list{
         std::string_view(namesAndValues)...};
     std::vector<std::pair<std::string_view, std::string_view>> pairs;
-    for (std::size_t i = 0; i + 1 < list.size(); i += 2) pairs.emplace_back(list[i], list[i + 1]);
+    for (std::size_t i = 0; i + 1 < list.size(); i += 2) {
+      pairs.emplace_back(list[i], list[i + 1]);
+    }
     return ofPairs(pairs);
   }
 

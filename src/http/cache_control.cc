@@ -19,20 +19,30 @@ using internal::trimAsciiWhitespace;
 // integer. Negative values become 0 and values past INT_MAX become INT_MAX; anything else (absent,
 // empty, not a number) yields `defaultValue`.
 int toNonNegativeInt(const std::optional<std::string_view>& text, int defaultValue) {
-  if (!text || text->empty()) return defaultValue;
+  if (!text || text->empty()) {
+    return defaultValue;
+  }
   std::string_view digits = *text;
   bool negative = false;
   if (digits[0] == '+' || digits[0] == '-') {
     negative = digits[0] == '-';
     digits.remove_prefix(1);
   }
-  if (digits.empty()) return defaultValue;
+  if (digits.empty()) {
+    return defaultValue;
+  }
   int64_t value = 0;
   for (char c : digits) {
-    if (c < '0' || c > '9') return defaultValue;
-    if (value <= INT_MAX) value = value * 10 + (c - '0');  // Saturates well before overflow.
+    if (c < '0' || c > '9') {
+      return defaultValue;
+    }
+    if (value <= INT_MAX) {
+      value = value * 10 + (c - '0');  // Saturates well before overflow.
+    }
   }
-  if (negative) return 0;
+  if (negative) {
+    return 0;
+  }
   return value > INT_MAX ? INT_MAX : static_cast<int>(value);
 }
 
@@ -71,7 +81,9 @@ CacheControl CacheControl::parse(const Headers& headers) {
         if (pos < v.size() && v[pos] == '"') {
           std::size_t parameterStart = pos + 1;
           std::size_t close = v.find('"', parameterStart);
-          if (close == std::string_view::npos) close = v.size();  // Unterminated: take the rest.
+          if (close == std::string_view::npos) {
+            close = v.size();  // Unterminated: take the rest.
+          }
           parameter = v.substr(parameterStart, close - parameterStart);
           pos = close + 1;
         } else {
@@ -129,12 +141,18 @@ const CacheControl& CacheControl::forceCache() {
 std::string CacheControl::canonicalHeaderValue() const {
   std::string result;
   auto append = [&](bool present, std::string_view directive) {
-    if (!present) return;
-    if (!result.empty()) result += ", ";
+    if (!present) {
+      return;
+    }
+    if (!result.empty()) {
+      result += ", ";
+    }
     result += directive;
   };
   auto appendSeconds = [&](int seconds, std::string_view directive) {
-    if (seconds == -1) return;
+    if (seconds == -1) {
+      return;
+    }
     append(true, std::string(directive) + "=" + std::to_string(seconds));
   };
   append(noCache_, "no-cache");

@@ -27,7 +27,9 @@ class ChallengeReader {
       if (!peek) {
         skipCommasAndWhitespace();
         peek = readToken();
-        if (!peek) return;
+        if (!peek) {
+          return;
+        }
       }
       std::string schemeName = std::move(*peek);
 
@@ -35,7 +37,9 @@ class ChallengeReader {
       bool commaPrefixed = skipCommasAndWhitespace();
       peek = readToken();
       if (!peek) {
-        if (!exhausted()) return;  // Expected a token; got something else.
+        if (!exhausted()) {
+          return;  // Expected a token; got something else.
+        }
         result.emplace_back(std::move(schemeName), std::map<std::string, std::string>{});
         return;
       }
@@ -58,23 +62,37 @@ class ChallengeReader {
       while (true) {
         if (!peek) {
           peek = readToken();
-          if (skipCommasAndWhitespace()) break;  // We peeked a scheme name followed by ','.
+          if (skipCommasAndWhitespace()) {
+            break;  // We peeked a scheme name followed by ','.
+          }
           eqCount = skipAll('=');
         }
-        if (eqCount == 0) break;                // We peeked a scheme name.
-        if (eqCount > 1) return;                // Unexpected '=' characters.
-        if (skipCommasAndWhitespace()) return;  // Unexpected ','.
+        if (eqCount == 0) {
+          break;  // We peeked a scheme name.
+        }
+        if (eqCount > 1) {
+          return;  // Unexpected '=' characters.
+        }
+        if (skipCommasAndWhitespace()) {
+          return;  // Unexpected ','.
+        }
 
         std::optional<std::string> parameterValue =
             startsWith('"') ? internal::readQuotedString(s_, pos_) : readToken();
-        if (!parameterValue) return;  // Expected a value.
+        if (!parameterValue) {
+          return;  // Expected a value.
+        }
 
         // A missing name (a value after a bare '=') keys as the token68 does, as OkHttp's null key.
         std::string parameterName = peek.value_or("");
-        if (!seenNames.insert(parameterName).second) return;  // Unexpected duplicate parameter.
+        if (!seenNames.insert(parameterName).second) {
+          return;  // Unexpected duplicate parameter.
+        }
         parameters.emplace_back(std::move(parameterName), std::move(*parameterValue));
         peek.reset();
-        if (!skipCommasAndWhitespace() && !exhausted()) return;  // Expected ',' or the end.
+        if (!skipCommasAndWhitespace() && !exhausted()) {
+          return;  // Expected ',' or the end.
+        }
       }
 
       // Lower-case in received order so that, of names differing only in case, the last wins.
@@ -117,7 +135,9 @@ class ChallengeReader {
   // A non-empty run of bytes up to a tab, space, ',' or '='; nullopt if there is none here.
   std::optional<std::string> readToken() {
     std::size_t end = internal::indexOfAny(s_, "\t ,=", pos_);
-    if (end <= pos_) return std::nullopt;
+    if (end <= pos_) {
+      return std::nullopt;
+    }
     std::string token(s_.substr(pos_, end - pos_));
     pos_ = end;
     return token;
@@ -141,13 +161,17 @@ Challenge::Challenge(std::string scheme, std::string realm)
 
 std::optional<std::string> Challenge::realm() const {
   auto it = authParams_.find("realm");
-  if (it == authParams_.end()) return std::nullopt;
+  if (it == authParams_.end()) {
+    return std::nullopt;
+  }
   return it->second;
 }
 
 std::string Challenge::charset() const {
   auto it = authParams_.find("charset");
-  if (it != authParams_.end() && internal::isLegalCharsetName(it->second)) return it->second;
+  if (it != authParams_.end() && internal::isLegalCharsetName(it->second)) {
+    return it->second;
+  }
   return "ISO-8859-1";
 }
 
@@ -161,9 +185,11 @@ std::string Challenge::toString() const {
   std::string result = scheme_ + " authParams={";
   bool first = true;
   for (const auto& [name, value] : authParams_) {
-    if (!first) result += ", ";
+    if (!first) {
+      result += ", ";
+    }
     first = false;
-    result += name + "=" + value;
+    result.append(name).append("=").append(value);
   }
   return result + "}";
 }
@@ -171,7 +197,9 @@ std::string Challenge::toString() const {
 std::vector<Challenge> parseChallenges(const Headers& headers, std::string_view headerName) {
   std::vector<Challenge> result;
   for (const auto& [name, value] : headers) {
-    if (internal::equalsIgnoreCase(name, headerName)) ChallengeReader(value).read(result);
+    if (internal::equalsIgnoreCase(name, headerName)) {
+      ChallengeReader(value).read(result);
+    }
   }
   return result;
 }

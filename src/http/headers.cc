@@ -22,7 +22,9 @@ bool CaseInsensitiveLess::operator()(std::string_view a, std::string_view b) con
   for (std::size_t i = 0; i < n; ++i) {
     char x = internal::toLowerAscii(a[i]);
     char y = internal::toLowerAscii(b[i]);
-    if (x != y) return static_cast<unsigned char>(x) < static_cast<unsigned char>(y);
+    if (x != y) {
+      return static_cast<unsigned char>(x) < static_cast<unsigned char>(y);
+    }
   }
   return a.size() < b.size();
 }
@@ -57,37 +59,49 @@ Headers Headers::ofPairs(const std::vector<std::pair<std::string_view, std::stri
 std::optional<std::string> Headers::get(std::string_view name) const {
   const auto& list = entries();
   for (auto it = list.rbegin(); it != list.rend(); ++it) {
-    if (equalsIgnoreCase(it->first, name)) return it->second;
+    if (equalsIgnoreCase(it->first, name)) {
+      return it->second;
+    }
   }
   return std::nullopt;
 }
 
 std::optional<std::chrono::system_clock::time_point> Headers::getDate(std::string_view name) const {
   std::optional<std::string> value = get(name);
-  if (!value) return std::nullopt;
+  if (!value) {
+    return std::nullopt;
+  }
   return parseHttpDate(*value);
 }
 
 const std::string& Headers::name(std::size_t index) const {
-  if (index >= size()) throw std::out_of_range("name[" + std::to_string(index) + "]");
+  if (index >= size()) {
+    throw std::out_of_range("name[" + std::to_string(index) + "]");
+  }
   return entries()[index].first;
 }
 
 const std::string& Headers::value(std::size_t index) const {
-  if (index >= size()) throw std::out_of_range("value[" + std::to_string(index) + "]");
+  if (index >= size()) {
+    throw std::out_of_range("value[" + std::to_string(index) + "]");
+  }
   return entries()[index].second;
 }
 
 std::set<std::string, CaseInsensitiveLess> Headers::names() const {
   std::set<std::string, CaseInsensitiveLess> result;
-  for (const auto& entry : entries()) result.insert(entry.first);
+  for (const auto& entry : entries()) {
+    result.insert(entry.first);
+  }
   return result;
 }
 
 std::vector<std::string> Headers::values(std::string_view name) const {
   std::vector<std::string> result;
   for (const auto& entry : entries()) {
-    if (equalsIgnoreCase(entry.first, name)) result.push_back(entry.second);
+    if (equalsIgnoreCase(entry.first, name)) {
+      result.push_back(entry.second);
+    }
   }
   return result;
 }
@@ -164,7 +178,9 @@ Headers::Builder& Headers::Builder::addLenient(std::string_view line) {
   if (colon != std::string_view::npos) {
     return addLenient(line.substr(0, colon), line.substr(colon + 1));
   }
-  if (!line.empty() && line[0] == ':') return addLenient("", line.substr(1));
+  if (!line.empty() && line[0] == ':') {
+    return addLenient("", line.substr(1));
+  }
   return addLenient("", line);
 }
 
@@ -193,7 +209,9 @@ Headers::Builder& Headers::Builder::removeAll(std::string_view name) {
 
 std::optional<std::string> Headers::Builder::get(std::string_view name) const {
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
-    if (equalsIgnoreCase(it->first, name)) return it->second;
+    if (equalsIgnoreCase(it->first, name)) {
+      return it->second;
+    }
   }
   return std::nullopt;
 }

@@ -102,7 +102,9 @@ class DateReader {
         case 'M': {
           std::optional<std::size_t> month = readName(kMonths);
           ok = month.has_value();
-          if (ok) fields.month = static_cast<int64_t>(*month) + 1;
+          if (ok) {
+            fields.month = static_cast<int64_t>(*month) + 1;
+          }
           break;
         }
         case 'N':
@@ -131,10 +133,14 @@ class DateReader {
           break;
         default:
           ok = pos_ < text_.size() && text_[pos_] == element;
-          if (ok) ++pos_;
+          if (ok) {
+            ++pos_;
+          }
           break;
       }
-      if (!ok) return std::nullopt;
+      if (!ok) {
+        return std::nullopt;
+      }
     }
     return fields;
   }
@@ -174,7 +180,9 @@ class DateReader {
     std::size_t start = pos_;
     int64_t value = 0;
     while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
-      if (pos_ - start == kMaxDigits) return false;
+      if (pos_ - start == kMaxDigits) {
+        return false;
+      }
       value = value * 10 + (text_[pos_] - '0');
       ++pos_;
     }
@@ -184,11 +192,15 @@ class DateReader {
 
   // Reads exactly `count` digits.
   bool readFixedDigits(std::size_t count, int64_t& out) {
-    if (text_.size() - pos_ < count) return false;
+    if (text_.size() - pos_ < count) {
+      return false;
+    }
     int64_t value = 0;
     for (std::size_t i = 0; i < count; ++i) {
       char c = text_[pos_ + i];
-      if (c < '0' || c > '9') return false;
+      if (c < '0' || c > '9') {
+        return false;
+      }
       value = value * 10 + (c - '0');
     }
     pos_ += count;
@@ -196,9 +208,24 @@ class DateReader {
     return true;
   }
 
+  // ":mm"; on failure nothing is consumed.
+  bool readMinutes(int64_t& minutes) {
+    if (pos_ >= text_.size() || text_[pos_] != ':') {
+      return false;
+    }
+    ++pos_;
+    if (readFixedDigits(2, minutes)) {
+      return true;
+    }
+    --pos_;
+    return false;
+  }
+
   // "+hh:mm", "+hhmm", "+hh" or "+h" after GMT/UTC; "+hhmm" or "+hh:mm" alone (RFC 5322 §3.3).
   bool readOffset(bool afterGmt, int64_t& offsetSeconds) {
-    if (pos_ >= text_.size() || (text_[pos_] != '+' && text_[pos_] != '-')) return false;
+    if (pos_ >= text_.size() || (text_[pos_] != '+' && text_[pos_] != '-')) {
+      return false;
+    }
     std::size_t start = pos_;
     int64_t sign = text_[pos_] == '-' ? -1 : 1;
     ++pos_;
@@ -206,14 +233,13 @@ class DateReader {
     int64_t minutes = 0;
     bool ok;
     if (readFixedDigits(2, hours)) {
-      if (pos_ < text_.size() && text_[pos_] == ':') {
-        ++pos_;
-        ok = readFixedDigits(2, minutes);
-      } else {
-        ok = readFixedDigits(2, minutes) || afterGmt;
-      }
+      ok = readMinutes(minutes) || readFixedDigits(2, minutes) || afterGmt;
     } else {
+      // Java also reads a one-digit hour after GMT: "GMT+1", "GMT+1:30".
       ok = afterGmt && readFixedDigits(1, hours);
+      if (ok) {
+        readMinutes(minutes);  // Optional.
+      }
     }
     if (!ok || hours > 23 || minutes > 59) {
       pos_ = start;
@@ -240,7 +266,9 @@ class DateReader {
         return true;
       }
     }
-    if (readOffset(/*afterGmt=*/false, offsetSeconds)) return true;
+    if (readOffset(/*afterGmt=*/false, offsetSeconds)) {
+      return true;
+    }
     for (const NamedZone& zone : kZones) {
       if (startsWithIgnoreCase(zone.name)) {
         pos_ += zone.name.size();
@@ -267,13 +295,23 @@ std::optional<int64_t> toEpochSeconds(Fields fields) {
     // §5.6.7 (a year more than 50 years ahead is in the past) and reads "70" as 1970.
     int64_t now = currentYear();
     fields.year += now - now % 100;
-    if (fields.year >= now + 20) fields.year -= 100;
-    if (fields.year < now - 80) fields.year += 100;
+    if (fields.year >= now + 20) {
+      fields.year -= 100;
+    }
+    if (fields.year < now - 80) {
+      fields.year += 100;
+    }
   }
-  if (fields.month < 1 || fields.month > 12) return std::nullopt;
-  if (fields.day < 1 || fields.day > daysInMonth(fields.year, fields.month)) return std::nullopt;
+  if (fields.month < 1 || fields.month > 12) {
+    return std::nullopt;
+  }
+  if (fields.day < 1 || fields.day > daysInMonth(fields.year, fields.month)) {
+    return std::nullopt;
+  }
   // Second 60 is a leap second (RFC 5322 §3.3); like POSIX we fold it into the next minute.
-  if (fields.hour > 23 || fields.minute > 59 || fields.second > 60) return std::nullopt;
+  if (fields.hour > 23 || fields.minute > 59 || fields.second > 60) {
+    return std::nullopt;
+  }
   int64_t days = daysFromCivil(fields.year, fields.month, fields.day);
   return days * 86400 + fields.hour * 3600 + fields.minute * 60 + fields.second -
          fields.offsetSeconds;
@@ -300,9 +338,13 @@ void appendTwoDigits(std::string& out, int64_t value) {
 std::optional<system_clock::time_point> parseHttpDate(std::string_view text) {
   for (std::string_view format : kFormats) {
     std::optional<Fields> fields = DateReader(text).read(format);
-    if (!fields) continue;
+    if (!fields) {
+      continue;
+    }
     std::optional<int64_t> epochSeconds = toEpochSeconds(*fields);
-    if (!epochSeconds) continue;
+    if (!epochSeconds) {
+      continue;
+    }
     return fromEpochSecondsClamped(*epochSeconds);
   }
   return std::nullopt;

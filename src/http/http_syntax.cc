@@ -10,10 +10,18 @@ namespace {
 
 constexpr std::array<bool, 256> makeTokenTable() {
   std::array<bool, 256> table{};
-  for (int c = '0'; c <= '9'; ++c) table[c] = true;
-  for (int c = 'a'; c <= 'z'; ++c) table[c] = true;
-  for (int c = 'A'; c <= 'Z'; ++c) table[c] = true;
-  for (char c : std::string_view("!#$%&'*+-.^_`|~")) table[static_cast<unsigned char>(c)] = true;
+  for (int c = '0'; c <= '9'; ++c) {
+    table[c] = true;
+  }
+  for (int c = 'a'; c <= 'z'; ++c) {
+    table[c] = true;
+  }
+  for (int c = 'A'; c <= 'Z'; ++c) {
+    table[c] = true;
+  }
+  for (char c : std::string_view("!#$%&'*+-.^_`|~")) {
+    table[static_cast<unsigned char>(c)] = true;
+  }
   return table;
 }
 
@@ -30,7 +38,9 @@ std::string hex(uint32_t value) {
     digits.insert(digits.begin(), kDigits[value & 0xf]);
     value >>= 4;
   } while (value != 0);
-  if (digits.size() < 2) digits.insert(digits.begin(), '0');
+  if (digits.size() < 2) {
+    digits.insert(digits.begin(), '0');
+  }
   return "0x" + digits;
 }
 
@@ -50,14 +60,22 @@ std::optional<uint32_t> decodeUtf8(std::string_view s, std::size_t index) {
   } else {
     return std::nullopt;
   }
-  if (s.size() - index < length) return std::nullopt;
+  if (s.size() - index < length) {
+    return std::nullopt;
+  }
   for (std::size_t i = 1; i < length; ++i) {
     unsigned char b = byte(index + i);
-    if ((b & 0xc0) != 0x80) return std::nullopt;
+    if ((b & 0xc0) != 0x80) {
+      return std::nullopt;
+    }
     codePoint = (codePoint << 6) | (b & 0x3f);
   }
-  if (codePoint < minimum || codePoint > 0x10ffff) return std::nullopt;
-  if (codePoint >= 0xd800 && codePoint <= 0xdfff) return std::nullopt;
+  if (codePoint < minimum || codePoint > 0x10ffff) {
+    return std::nullopt;
+  }
+  if (codePoint >= 0xd800 && codePoint <= 0xdfff) {
+    return std::nullopt;
+  }
   return codePoint;
 }
 
@@ -66,9 +84,13 @@ std::optional<uint32_t> decodeUtf8(std::string_view s, std::size_t index) {
 bool isTokenChar(char c) noexcept { return kTokenTable[static_cast<unsigned char>(c)]; }
 
 bool isToken(std::string_view s) noexcept {
-  if (s.empty()) return false;
+  if (s.empty()) {
+    return false;
+  }
   for (char c : s) {
-    if (!isTokenChar(c)) return false;
+    if (!isTokenChar(c)) {
+      return false;
+    }
   }
   return true;
 }
@@ -76,38 +98,54 @@ bool isToken(std::string_view s) noexcept {
 std::string_view trimAsciiWhitespace(std::string_view s) noexcept {
   std::size_t begin = 0;
   std::size_t end = s.size();
-  while (begin < end && isAsciiWhitespace(s[begin])) ++begin;
-  while (end > begin && isAsciiWhitespace(s[end - 1])) --end;
+  while (begin < end && isAsciiWhitespace(s[begin])) {
+    ++begin;
+  }
+  while (end > begin && isAsciiWhitespace(s[end - 1])) {
+    --end;
+  }
   return s.substr(begin, end - begin);
 }
 
 std::string toLowerAscii(std::string_view s) {
   std::string result(s);
-  for (char& c : result) c = toLowerAscii(c);
+  for (char& c : result) {
+    c = toLowerAscii(c);
+  }
   return result;
 }
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size()) {
+    return false;
+  }
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (toLowerAscii(a[i]) != toLowerAscii(b[i])) return false;
+    if (toLowerAscii(a[i]) != toLowerAscii(b[i])) {
+      return false;
+    }
   }
   return true;
 }
 
 std::size_t skipHttpWhitespace(std::string_view s, std::size_t pos) noexcept {
-  while (pos < s.size() && isHttpWhitespace(s[pos])) ++pos;
+  while (pos < s.size() && isHttpWhitespace(s[pos])) {
+    ++pos;
+  }
   return pos;
 }
 
 std::size_t indexOfAny(std::string_view s, std::string_view chars, std::size_t pos) noexcept {
-  if (pos >= s.size()) return s.size();
+  if (pos >= s.size()) {
+    return s.size();
+  }
   std::size_t found = s.find_first_of(chars, pos);
   return found == std::string_view::npos ? s.size() : found;
 }
 
 std::optional<std::string> readQuotedString(std::string_view s, std::size_t& pos) {
-  if (pos >= s.size() || s[pos] != '"') return std::nullopt;
+  if (pos >= s.size() || s[pos] != '"') {
+    return std::nullopt;
+  }
   std::string result;
   for (std::size_t i = pos + 1; i < s.size(); ++i) {
     char c = s[i];
@@ -116,7 +154,9 @@ std::optional<std::string> readQuotedString(std::string_view s, std::size_t& pos
       return result;
     }
     if (c == '\\') {
-      if (i + 1 == s.size()) return std::nullopt;  // Dangling escape.
+      if (i + 1 == s.size()) {
+        return std::nullopt;  // Dangling escape.
+      }
       ++i;
       c = s[i];
     }
@@ -131,7 +171,9 @@ bool isSensitiveHeader(std::string_view name) noexcept {
 }
 
 bool isLegalCharsetName(std::string_view name) noexcept {
-  if (name.empty() || !isAsciiLetterOrDigit(name[0])) return false;
+  if (name.empty() || !isAsciiLetterOrDigit(name[0])) {
+    return false;
+  }
   for (char c : name) {
     if (!isAsciiLetterOrDigit(c) && c != '-' && c != '+' && c != ':' && c != '_' && c != '.') {
       return false;
@@ -141,9 +183,13 @@ bool isLegalCharsetName(std::string_view name) noexcept {
 }
 
 std::string describeCharAt(std::string_view s, std::size_t index) {
-  if (index >= s.size()) return "end of input";
+  if (index >= s.size()) {
+    return "end of input";
+  }
   auto byte = static_cast<unsigned char>(s[index]);
-  if (byte < 0x80) return hex(byte);
+  if (byte < 0x80) {
+    return hex(byte);
+  }
   std::optional<uint32_t> codePoint = decodeUtf8(s, index);
   return hex(codePoint ? *codePoint : byte);
 }
@@ -166,7 +212,9 @@ std::string escapeForMessage(std::string_view s) {
 }
 
 void checkHeaderName(std::string_view name) {
-  if (name.empty()) throw std::invalid_argument("header name is empty");
+  if (name.empty()) {
+    throw std::invalid_argument("header name is empty");
+  }
   for (std::size_t i = 0; i < name.size(); ++i) {
     if (!isTokenChar(name[i])) {
       throw std::invalid_argument("Unexpected char " + describeCharAt(name, i) + " at " +
@@ -179,10 +227,14 @@ void checkHeaderValue(std::string_view value, std::string_view name, bool allowN
   for (std::size_t i = 0; i < value.size(); ++i) {
     auto c = static_cast<unsigned char>(value[i]);
     bool allowed = c == '\t' || (c >= 0x20 && c < 0x7f) || (allowNonAscii && c >= 0x80);
-    if (allowed) continue;
+    if (allowed) {
+      continue;
+    }
     std::string message = "Unexpected char " + describeCharAt(value, i) + " at " +
                           std::to_string(i) + " in " + escapeForMessage(name) + " value";
-    if (!isSensitiveHeader(name)) message += ": " + escapeForMessage(value);
+    if (!isSensitiveHeader(name)) {
+      message += ": " + escapeForMessage(value);
+    }
     throw std::invalid_argument(message);
   }
 }

@@ -12,7 +12,9 @@ using internal::isTokenChar;
 
 // Returns the end of the token starting at `pos` (== pos when there is none).
 std::size_t tokenEnd(std::string_view s, std::size_t pos) {
-  while (pos < s.size() && isTokenChar(s[pos])) ++pos;
+  while (pos < s.size() && isTokenChar(s[pos])) {
+    ++pos;
+  }
   return pos;
 }
 
@@ -23,15 +25,21 @@ std::size_t tokenEnd(std::string_view s, std::size_t pos) {
 // value is taken as it is.
 bool readParameter(std::string_view s, std::size_t& pos, std::string_view& name,
                    std::string_view& value) {
-  if (pos >= s.size() || s[pos] != ';') return false;
+  if (pos >= s.size() || s[pos] != ';') {
+    return false;
+  }
   std::size_t p = pos + 1;
-  while (p < s.size() && internal::isAsciiWhitespace(s[p])) ++p;
+  while (p < s.size() && internal::isAsciiWhitespace(s[p])) {
+    ++p;
+  }
   pos = p;
   name = {};
   value = {};
 
   std::size_t nameEnd = tokenEnd(s, p);
-  if (nameEnd == p || nameEnd >= s.size() || s[nameEnd] != '=') return true;
+  if (nameEnd == p || nameEnd >= s.size() || s[nameEnd] != '=') {
+    return true;
+  }
   std::size_t valueStart = nameEnd + 1;
   std::size_t valueEnd = tokenEnd(s, valueStart);
   if (valueEnd > valueStart) {
@@ -41,7 +49,9 @@ bool readParameter(std::string_view s, std::size_t& pos, std::string_view& name,
     }
   } else if (valueStart < s.size() && s[valueStart] == '"') {
     std::size_t close = s.find('"', valueStart + 1);
-    if (close == std::string_view::npos) return true;
+    if (close == std::string_view::npos) {
+      return true;
+    }
     value = s.substr(valueStart + 1, close - valueStart - 1);
     valueEnd = close + 1;
   } else {
@@ -78,7 +88,9 @@ MediaType MediaType::get(std::string_view text) {
       throw std::invalid_argument("Parameter is not formatted correctly: " +
                                   quote(text.substr(pos)) + " for: " + quote(text));
     }
-    if (name.empty()) continue;  // A bare ';'.
+    if (name.empty()) {
+      continue;  // A bare ';'.
+    }
     result.parameters_.emplace_back(std::string(name), std::string(value));
   }
   return result;
@@ -94,13 +106,17 @@ std::optional<MediaType> MediaType::parse(std::string_view text) {
 
 std::optional<std::string> MediaType::charset() const {
   std::optional<std::string> charset = parameter("charset");
-  if (!charset || !internal::isLegalCharsetName(*charset)) return std::nullopt;
+  if (!charset || !internal::isLegalCharsetName(*charset)) {
+    return std::nullopt;
+  }
   return charset;
 }
 
 std::optional<std::string> MediaType::parameter(std::string_view name) const {
   for (const auto& [parameterName, value] : parameters_) {
-    if (internal::equalsIgnoreCase(parameterName, name)) return value;
+    if (internal::equalsIgnoreCase(parameterName, name)) {
+      return value;
+    }
   }
   return std::nullopt;
 }

@@ -247,14 +247,18 @@ TEST(ChallengeTest, ArbitraryBytesNeverCrash) {
   for (int i = 0; i < 20000; ++i) {
     std::string value;
     std::size_t length = random() % 24;
-    for (std::size_t j = 0; j < length; ++j) value += alphabet[random() % alphabet.size()];
+    for (std::size_t j = 0; j < length; ++j) {
+      value += alphabet[random() % alphabet.size()];
+    }
     Headers headers = Headers::Builder().addLenient("WWW-Authenticate", value).build();
     for (const Challenge& challenge : parseChallenges(headers, "WWW-Authenticate")) {
       EXPECT_FALSE(challenge.scheme().empty()) << value;
     }
   }
   std::string many;
-  for (int i = 0; i < 20000; ++i) many += "k" + std::to_string(i) + "=v, ";
+  for (int i = 0; i < 20000; ++i) {
+    many += "k" + std::to_string(i) + "=v, ";
+  }
   auto challenges = challengesOf("Basic " + many);
   ASSERT_EQ(challenges.size(), 1u);
   EXPECT_EQ(challenges[0].authParams().size(), 20000u);

@@ -365,7 +365,9 @@ TEST(HeadersTest, BuilderCanBuildMoreThanOnce) {
 TEST(HeadersTest, IteratesOverPairsInOrder) {
   Headers headers = Headers::of("A", "1", "B", "2");
   std::string seen;
-  for (const auto& [name, value] : headers) seen += name + "=" + value + ";";
+  for (const auto& [name, value] : headers) {
+    seen += name + "=" + value + ";";
+  }
   EXPECT_EQ(seen, "A=1;B=2;");
 }
 

@@ -52,6 +52,9 @@ TEST(HttpDateTest, HonorsOtherTimeZones) {
   EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 EDT"), at(4 * 3600));
   EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 02:00:00 +0200"), at(0));
   EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 -01:30"), at(5400));
+  EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 GMT+1"), at(-3600));
+  EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 GMT+1:30"), at(-5400));
+  EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 GMT+01"), at(-3600));
   EXPECT_EQ(parseHttpDate("Thu, 01 Jan 1970 00:00:00 UTC"), at(0));
   EXPECT_EQ(parseHttpDate("Thursday, 01-Jan-1970 00:00:00 GMT-01:00"), at(3600));
   EXPECT_EQ(parseHttpDate("Thursday, 01-Jan-1970 00:00:00 PST"), at(8 * 3600));
@@ -169,7 +172,9 @@ TEST(HttpDateTest, ArbitraryBytesNeverCrash) {
   for (int i = 0; i < 20000; ++i) {
     std::string text = date;
     // Overwrite a few bytes with anything, NUL and 0xff included.
-    for (int j = 0; j < 3; ++j) text[random() % text.size()] = static_cast<char>(random() % 256);
+    for (int j = 0; j < 3; ++j) {
+      text[random() % text.size()] = static_cast<char>(random() % 256);
+    }
     std::optional<system_clock::time_point> parsed = parseHttpDate(text);
     if (parsed) {
       EXPECT_EQ(parseHttpDate(formatHttpDate(*parsed)), parsed) << text;
@@ -221,12 +226,18 @@ TEST(HttpDateTest, ParsesConcurrently) {
   for (int i = 0; i < 4; ++i) {
     threads.emplace_back([&failures, i] {
       for (int j = 0; j < 2000; ++j) {
-        if (parseHttpDate("Fri, 06 Jun 2014 12:30:30 GMT") != at(kJune2014)) ++failures[i];
-        if (formatHttpDate(at(kJune2014)) != "Fri, 06 Jun 2014 12:30:30 GMT") ++failures[i];
+        if (parseHttpDate("Fri, 06 Jun 2014 12:30:30 GMT") != at(kJune2014)) {
+          ++failures[i];
+        }
+        if (formatHttpDate(at(kJune2014)) != "Fri, 06 Jun 2014 12:30:30 GMT") {
+          ++failures[i];
+        }
       }
     });
   }
-  for (auto& thread : threads) thread.join();
+  for (auto& thread : threads) {
+    thread.join();
+  }
   EXPECT_EQ(failures, std::vector<int>(4, 0));
 }
 
