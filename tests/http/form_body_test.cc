@@ -3,16 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/body_text.h"
 #include "tern/buffer.h"
 
 namespace tern {
 namespace {
 
-std::string written(RequestBody& body) {
-  Buffer buffer;
-  body.writeTo(buffer);
-  return buffer.readUtf8();
-}
+using testing::writtenBody;
 
 TEST(FormBodyTest, UrlEncodesNamesAndValues) {
   auto body =
@@ -24,7 +21,7 @@ TEST(FormBodyTest, UrlEncodesNamesAndValues) {
   EXPECT_EQ(body->value(0), "c+=& d");
   EXPECT_EQ(body->encodedName(1), "space%2C%20the");
   std::string expected = "a%2B%3D%26%20b=c%2B%3D%26%20d&space%2C%20the=final%20frontier";
-  EXPECT_EQ(written(*body), expected);
+  EXPECT_EQ(writtenBody(*body), expected);
   EXPECT_EQ(body->contentLength(), static_cast<int64_t>(expected.size()));
   EXPECT_EQ(body->contentType()->toString(), "application/x-www-form-urlencoded");
 }
@@ -40,7 +37,7 @@ TEST(FormBodyTest, AddEncodedKeepsEscapesAndPlus) {
 
 TEST(FormBodyTest, NonAsciiIsUtf8PercentEncoded) {
   auto body = FormBody::Builder().add("\xC3\xA9", "\xE2\x98\x83").build();
-  EXPECT_EQ(written(*body), "%C3%A9=%E2%98%83");
+  EXPECT_EQ(writtenBody(*body), "%C3%A9=%E2%98%83");
   EXPECT_EQ(body->name(0), "\xC3\xA9");
 }
 
@@ -69,7 +66,7 @@ TEST(FormBodyTest, EmptyForm) {
   auto body = FormBody::Builder().build();
   EXPECT_EQ(body->size(), 0u);
   EXPECT_EQ(body->contentLength(), 0);
-  EXPECT_EQ(written(*body), "");
+  EXPECT_EQ(writtenBody(*body), "");
 }
 
 TEST(FormBodyTest, IndexOutOfRangeThrows) {

@@ -5,16 +5,13 @@
 
 #include <regex>
 
+#include "support/body_text.h"
 #include "tern/buffer.h"
 
 namespace tern {
 namespace {
 
-std::string written(RequestBody& body) {
-  Buffer buffer;
-  body.writeTo(buffer);
-  return buffer.readUtf8();
-}
+using testing::writtenBody;
 
 TEST(MultipartBodyTest, OnePart) {
   auto body = MultipartBody::Builder("123").addPart(RequestBody::create("Hello, World!")).build();
@@ -28,7 +25,7 @@ TEST(MultipartBodyTest, OnePart) {
   EXPECT_EQ(body->contentType()->toString(), "multipart/mixed; boundary=123");
   EXPECT_EQ(body->size(), 1u);
   EXPECT_EQ(body->contentLength(), static_cast<int64_t>(expected.size()));
-  EXPECT_EQ(written(*body), expected);
+  EXPECT_EQ(writtenBody(*body), expected);
 }
 
 TEST(MultipartBodyTest, ThreeParts) {
@@ -43,7 +40,7 @@ TEST(MultipartBodyTest, ThreeParts) {
       "--123\r\n\r\nFox\r\n"
       "--123--\r\n";
   EXPECT_EQ(body->contentLength(), static_cast<int64_t>(expected.size()));
-  EXPECT_EQ(written(*body), expected);
+  EXPECT_EQ(writtenBody(*body), expected);
 }
 
 TEST(MultipartBodyTest, FormDataWithFileAndContentTypes) {
@@ -67,7 +64,7 @@ TEST(MultipartBodyTest, FormDataWithFileAndContentTypes) {
       "--AaB03x--\r\n";
   EXPECT_EQ(body->contentType()->toString(), "multipart/form-data; boundary=AaB03x");
   EXPECT_EQ(body->contentLength(), static_cast<int64_t>(expected.size()));
-  EXPECT_EQ(written(*body), expected);
+  EXPECT_EQ(writtenBody(*body), expected);
 }
 
 TEST(MultipartBodyTest, FieldNamesAndFilenamesAreEscaped) {
@@ -88,7 +85,7 @@ TEST(MultipartBodyTest, PartHeadersAreWritten) {
   auto body = MultipartBody::Builder("b")
                   .addPart(Headers::of({{"Content-ID", "<1>"}}), RequestBody::create("x"))
                   .build();
-  EXPECT_EQ(written(*body), "--b\r\nContent-ID: <1>\r\n\r\nx\r\n--b--\r\n");
+  EXPECT_EQ(writtenBody(*body), "--b\r\nContent-ID: <1>\r\n\r\nx\r\n--b--\r\n");
 }
 
 TEST(MultipartBodyTest, PartsMayNotCarryContentTypeOrLength) {
@@ -150,7 +147,7 @@ TEST(MultipartBodyTest, UnknownPartLengthMakesLengthUnknown) {
                   .addPart(std::make_shared<UnknownLengthBody>())
                   .build();
   EXPECT_EQ(body->contentLength(), -1);
-  EXPECT_EQ(written(*body), "--b\r\n\r\nx\r\n--b\r\n\r\nstream\r\n--b--\r\n");
+  EXPECT_EQ(writtenBody(*body), "--b\r\n\r\nx\r\n--b\r\n\r\nstream\r\n--b--\r\n");
 }
 
 TEST(MultipartBodyTest, OneShotIfAnyPartIsOneShot) {

@@ -8,17 +8,14 @@
 #include <random>
 #include <string>
 
+#include "support/body_text.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
 
 namespace tern {
 namespace {
 
-std::string written(RequestBody& body) {
-  Buffer buffer;
-  body.writeTo(buffer);
-  return buffer.readUtf8();
-}
+using testing::writtenBody;
 
 // A temporary file that removes itself.
 class TempFile {
@@ -40,7 +37,7 @@ TEST(RequestBodyTest, StringWithoutContentType) {
   auto body = RequestBody::create("hello");
   EXPECT_EQ(body->contentType(), std::nullopt);
   EXPECT_EQ(body->contentLength(), 5);
-  EXPECT_EQ(written(*body), "hello");
+  EXPECT_EQ(writtenBody(*body), "hello");
   EXPECT_FALSE(body->isOneShot());
   EXPECT_FALSE(body->isDuplex());
 }
@@ -50,14 +47,14 @@ TEST(RequestBodyTest, StringAddsUtf8CharsetWhenMissing) {
   ASSERT_TRUE(body->contentType().has_value());
   EXPECT_EQ(body->contentType()->toString(), "text/plain; charset=utf-8");
   EXPECT_EQ(body->contentLength(), 3);
-  EXPECT_EQ(written(*body), "h\xC3\xA9");
+  EXPECT_EQ(writtenBody(*body), "h\xC3\xA9");
 }
 
 TEST(RequestBodyTest, StringIsEncodedInTheDeclaredCharset) {
   auto body = RequestBody::create("h\xC3\xA9", MediaType::get("text/plain; charset=iso-8859-1"));
   EXPECT_EQ(body->contentType()->toString(), "text/plain; charset=iso-8859-1");
   EXPECT_EQ(body->contentLength(), 2);
-  EXPECT_EQ(written(*body), "h\xE9");
+  EXPECT_EQ(writtenBody(*body), "h\xE9");
 }
 
 TEST(RequestBodyTest, BytesAreSentAsTheyAre) {
@@ -65,21 +62,21 @@ TEST(RequestBodyTest, BytesAreSentAsTheyAre) {
   auto body = RequestBody::create(bytes, MediaType::get("application/octet-stream"));
   EXPECT_EQ(body->contentType()->toString(), "application/octet-stream");
   EXPECT_EQ(body->contentLength(), 3);
-  EXPECT_EQ(written(*body), std::string("\0\xff"
-                                        "a",
-                                        3));
+  EXPECT_EQ(writtenBody(*body), std::string("\0\xff"
+                                            "a",
+                                            3));
 }
 
 TEST(RequestBodyTest, EmptyBody) {
   auto body = RequestBody::create(std::string());
   EXPECT_EQ(body->contentLength(), 0);
-  EXPECT_EQ(written(*body), "");
+  EXPECT_EQ(writtenBody(*body), "");
 }
 
 TEST(RequestBodyTest, InMemoryBodyCanBeWrittenTwice) {
   auto body = RequestBody::create("again");
-  EXPECT_EQ(written(*body), "again");
-  EXPECT_EQ(written(*body), "again");
+  EXPECT_EQ(writtenBody(*body), "again");
+  EXPECT_EQ(writtenBody(*body), "again");
 }
 
 TEST(RequestBodyTest, FileBodyStreamsTheFile) {
@@ -89,8 +86,8 @@ TEST(RequestBodyTest, FileBodyStreamsTheFile) {
   auto body = RequestBody::fromFile(file.path(), MediaType::get("text/plain"));
   EXPECT_EQ(body->contentLength(), 100'000);
   EXPECT_EQ(body->contentType()->toString(), "text/plain");
-  EXPECT_EQ(written(*body), content);
-  EXPECT_EQ(written(*body), content);  // Reopened on each write.
+  EXPECT_EQ(writtenBody(*body), content);
+  EXPECT_EQ(writtenBody(*body), content);  // Reopened on each write.
 }
 
 TEST(RequestBodyTest, MissingFileHasUnknownLengthAndThrowsNamingThePath) {
@@ -98,7 +95,7 @@ TEST(RequestBodyTest, MissingFileHasUnknownLengthAndThrowsNamingThePath) {
   auto body = RequestBody::fromFile(path);
   EXPECT_EQ(body->contentLength(), -1);
   try {
-    written(*body);
+    writtenBody(*body);
     FAIL() << "expected IOException";
   } catch (const IOException& e) {
     EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
@@ -111,8 +108,8 @@ TEST(RequestBodyTest, SourceBodyIsOneShot) {
   auto body = RequestBody::fromSource(std::move(source), MediaType::get("text/plain"), 8);
   EXPECT_TRUE(body->isOneShot());
   EXPECT_EQ(body->contentLength(), 8);
-  EXPECT_EQ(written(*body), "streamed");
-  EXPECT_THROW(written(*body), std::logic_error);
+  EXPECT_EQ(writtenBody(*body), "streamed");
+  EXPECT_THROW(writtenBody(*body), std::logic_error);
 }
 
 TEST(RequestBodyTest, SourceBodyRejectsNull) {
@@ -132,7 +129,7 @@ TEST(RequestBodyTest, SubclassesChooseDuplexAndUnknownLength) {
   EXPECT_TRUE(body.isDuplex());
   EXPECT_FALSE(body.isOneShot());
   EXPECT_EQ(body.contentLength(), -1);
-  EXPECT_EQ(written(body), "duplex");
+  EXPECT_EQ(writtenBody(body), "duplex");
 }
 
 }  // namespace

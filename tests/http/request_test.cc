@@ -5,16 +5,13 @@
 
 #include <string>
 
+#include "support/body_text.h"
 #include "tern/buffer.h"
 
 namespace tern {
 namespace {
 
-std::string bodyText(RequestBody& body) {
-  Buffer buffer;
-  body.writeTo(buffer);
-  return buffer.readUtf8();
-}
+using testing::writtenBody;
 
 TEST(RequestTest, DefaultsToGetWithNoBody) {
   Request request = Request::Builder().url("https://example.com/").build();
@@ -60,7 +57,7 @@ TEST(RequestTest, PostCarriesBody) {
   Request request = Request::Builder().url("https://example.com/").post(body).build();
   EXPECT_EQ(request.method(), "POST");
   ASSERT_NE(request.body(), nullptr);
-  EXPECT_EQ(bodyText(*request.body()), "abc");
+  EXPECT_EQ(writtenBody(*request.body()), "abc");
 }
 
 TEST(RequestTest, MethodsThatRequireABody) {
