@@ -12,6 +12,10 @@
 
 namespace tern {
 
+namespace internal {
+struct HttpUrlAccess;
+}  // namespace internal
+
 // A URL with a scheme of http, https, ws or wss, as OkHttp's HttpUrl. Parsing follows the WHATWG
 // URL Standard (https://url.spec.whatwg.org/) for these special schemes, so a string parses here
 // exactly as a browser's `new URL(...)` parses it, and toString() is the standard's href. ws and
@@ -153,7 +157,7 @@ class HttpUrl final {
   struct Data;
   explicit HttpUrl(std::shared_ptr<const Data> data) noexcept;
   friend class Builder;
-  friend struct HttpUrlAccess;  // Lets src/url build and read instances.
+  friend struct internal::HttpUrlAccess;  // Lets src/url build and read instances.
 
   std::shared_ptr<const Data> data_;  // Never null; shared by copies, never modified.
 };

@@ -10,49 +10,11 @@
 #include "url/percent_encoding.h"
 #include "url/public_suffix.h"
 #include "url/url_parser.h"
+#include "url/url_syntax.h"
 
-namespace tern {
-namespace {
+namespace tern::internal {
 
-using internal::percentDecode;
-
-// Splits "a=1&b&c=" into (name, value) pairs, value absent where there is no "=", as OkHttp does.
-// An empty query is one parameter with an empty name.
-std::vector<std::pair<std::string_view, std::optional<std::string_view>>> splitQuery(
-    std::string_view query) {
-  std::vector<std::pair<std::string_view, std::optional<std::string_view>>> result;
-  size_t pos = 0;
-  while (true) {
-    size_t ampersand = query.find('&', pos);
-    if (ampersand == std::string_view::npos) ampersand = query.size();
-    const std::string_view parameter = query.substr(pos, ampersand - pos);
-    const size_t equals = parameter.find('=');
-    if (equals == std::string_view::npos) {
-      result.emplace_back(parameter, std::nullopt);
-    } else {
-      result.emplace_back(parameter.substr(0, equals), parameter.substr(equals + 1));
-    }
-    if (ampersand == query.size()) return result;
-    pos = ampersand + 1;
-  }
-}
-
-// Decoded (name, value) pairs of the query; empty if there is no query.
-std::vector<std::pair<std::string, std::optional<std::string>>> decodedQuery(
-    const std::optional<std::string>& encodedQuery) {
-  std::vector<std::pair<std::string, std::optional<std::string>>> result;
-  if (!encodedQuery) return result;
-  for (const auto& [name, value] : splitQuery(*encodedQuery)) {
-    std::optional<std::string> decodedValue;
-    if (value) decodedValue = percentDecode(*value, /*plusIsSpace=*/true);
-    result.emplace_back(percentDecode(name, /*plusIsSpace=*/true), std::move(decodedValue));
-  }
-  return result;
-}
-
-}  // namespace
-
-HttpUrl HttpUrlAccess::fromRecord(const internal::UrlRecord& record) {
+HttpUrl HttpUrlAccess::fromRecord(const UrlRecord& record) {
   auto data = std::make_shared<HttpUrl::Data>();
   std::string& out = data->url;
   out.append(record.scheme).append("://");
@@ -90,18 +52,18 @@ HttpUrl HttpUrlAccess::fromRecord(const internal::UrlRecord& record) {
   data->scheme = record.scheme;
   const bool ipv6 = !record.host.empty() && record.host.front() == '[';
   data->host = ipv6 ? record.host.substr(1, record.host.size() - 2) : record.host;
-  data->port = record.port ? *record.port : internal::defaultPortForScheme(record.scheme);
+  data->port = record.port ? *record.port : defaultPortForScheme(record.scheme);
   return HttpUrl(std::move(data));
 }
 
-internal::UrlRecord HttpUrlAccess::toRecord(const HttpUrl& url) {
+UrlRecord HttpUrlAccess::toRecord(const HttpUrl& url) {
   const HttpUrl::Data& data = *url.data_;
-  internal::UrlRecord record;
+  UrlRecord record;
   record.scheme = data.scheme;
   record.username = url.encodedUsername();
   record.password = url.encodedPassword();
   record.host = data.host.find(':') != std::string::npos ? "[" + data.host + "]" : data.host;
-  if (data.port != internal::defaultPortForScheme(data.scheme)) {
+  if (data.port != defaultPortForScheme(data.scheme)) {
     record.port = static_cast<uint16_t>(data.port);
   }
   record.path = url.encodedPathSegments();
@@ -110,18 +72,40 @@ internal::UrlRecord HttpUrlAccess::toRecord(const HttpUrl& url) {
   return record;
 }
 
+}  // namespace tern::internal
+
+namespace tern {
+namespace {
+
+using internal::percentDecode;
+
+// Decoded (name, value) pairs of the query; empty if there is no query.
+std::vector<std::pair<std::string, std::optional<std::string>>> decodedQuery(
+    const std::optional<std::string>& encodedQuery) {
+  std::vector<std::pair<std::string, std::optional<std::string>>> result;
+  if (!encodedQuery) return result;
+  for (const auto& [name, value] : internal::splitQuery(*encodedQuery)) {
+    std::optional<std::string> decodedValue;
+    if (value) decodedValue = percentDecode(*value, /*plusIsSpace=*/true);
+    result.emplace_back(percentDecode(name, /*plusIsSpace=*/true), std::move(decodedValue));
+  }
+  return result;
+}
+
+}  // namespace
+
 HttpUrl::HttpUrl(std::shared_ptr<const Data> data) noexcept : data_(std::move(data)) {}
 
 std::optional<HttpUrl> HttpUrl::parse(std::string_view url) {
   internal::UrlParseResult result = internal::parseUrl(url, nullptr);
   if (!result.url) return std::nullopt;
-  return HttpUrlAccess::fromRecord(*result.url);
+  return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 HttpUrl HttpUrl::get(std::string_view url) {
   internal::UrlParseResult result = internal::parseUrl(url, nullptr);
   if (!result.url) throw std::invalid_argument(result.error);
-  return HttpUrlAccess::fromRecord(*result.url);
+  return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 int HttpUrl::defaultPort(std::string_view scheme) noexcept {
@@ -261,13 +245,13 @@ std::optional<std::string> HttpUrl::fragment() const {
 const std::string& HttpUrl::toString() const noexcept { return data_->url; }
 
 std::string HttpUrl::redact() const {
-  internal::UrlRecord record = HttpUrlAccess::toRecord(*this);
+  internal::UrlRecord record = internal::HttpUrlAccess::toRecord(*this);
   record.username.clear();
   record.password.clear();
   record.path = {"..."};
   record.query.reset();
   record.fragment.reset();
-  return HttpUrlAccess::fromRecord(record).toString();
+  return internal::HttpUrlAccess::fromRecord(record).toString();
 }
 
 std::optional<std::string> HttpUrl::topPrivateDomain() const {
@@ -276,10 +260,10 @@ std::optional<std::string> HttpUrl::topPrivateDomain() const {
 }
 
 std::optional<HttpUrl> HttpUrl::resolve(std::string_view link) const {
-  const internal::UrlRecord base = HttpUrlAccess::toRecord(*this);
+  const internal::UrlRecord base = internal::HttpUrlAccess::toRecord(*this);
   internal::UrlParseResult result = internal::parseUrl(link, &base);
   if (!result.url) return std::nullopt;
-  return HttpUrlAccess::fromRecord(*result.url);
+  return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 std::optional<HttpUrl::Builder> HttpUrl::newBuilder(std::string_view link) const {

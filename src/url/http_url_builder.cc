@@ -7,47 +7,24 @@
 #include "url/http_url_data.h"
 #include "url/percent_encoding.h"
 #include "url/url_parser.h"
+#include "url/url_syntax.h"
 
 namespace tern {
 namespace {
 
 using internal::canonicalize;
+using internal::equalsIgnoreCase;
+using internal::isDoubleDotSegment;
+using internal::isSingleDotSegment;
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-bool isDot(std::string_view segment) { return segment == "." || equalsIgnoreCase(segment, "%2e"); }
-
-bool isDotDot(std::string_view segment) {
-  return segment == ".." || equalsIgnoreCase(segment, "%2e.") ||
-         equalsIgnoreCase(segment, ".%2e") || equalsIgnoreCase(segment, "%2e%2e");
-}
-
-// Splits an encoded query into alternating names and values, as OkHttp's toQueryNamesAndValues.
+// An encoded query as alternating names and values, as OkHttp's toQueryNamesAndValues.
 std::vector<std::optional<std::string>> toQueryNamesAndValues(std::string_view query) {
   std::vector<std::optional<std::string>> result;
-  size_t pos = 0;
-  while (true) {
-    size_t ampersand = query.find('&', pos);
-    if (ampersand == std::string_view::npos) ampersand = query.size();
-    const std::string_view parameter = query.substr(pos, ampersand - pos);
-    const size_t equals = parameter.find('=');
-    if (equals == std::string_view::npos) {
-      result.emplace_back(std::string(parameter));
-      result.emplace_back(std::nullopt);
-    } else {
-      result.emplace_back(std::string(parameter.substr(0, equals)));
-      result.emplace_back(std::string(parameter.substr(equals + 1)));
-    }
-    if (ampersand == query.size()) return result;
-    pos = ampersand + 1;
+  for (const auto& [name, value] : internal::splitQuery(query)) {
+    result.emplace_back(std::string(name));
+    result.emplace_back(value ? std::optional<std::string>(*value) : std::nullopt);
   }
+  return result;
 }
 
 void checkIndex(size_t index, size_t size) {
@@ -126,8 +103,8 @@ HttpUrl::Builder& HttpUrl::Builder::port(int port) {
 
 void HttpUrl::Builder::push(std::string_view input, bool addTrailingSlash, bool alreadyEncoded) {
   std::string segment = canonicalize(input, internal::kPathSegmentEncodeSet, alreadyEncoded);
-  if (isDot(segment)) return;
-  if (isDotDot(segment)) {
+  if (isSingleDotSegment(segment)) return;
+  if (isDoubleDotSegment(segment)) {
     // Pop a segment, leaving the path ending in "/": "/a/b/c" and "/a/b/c/" both become "/a/b/".
     const std::string removed = std::move(encodedPathSegments_.back());
     encodedPathSegments_.pop_back();
@@ -181,7 +158,7 @@ HttpUrl::Builder& HttpUrl::Builder::addEncodedPathSegments(std::string_view enco
 HttpUrl::Builder& HttpUrl::Builder::setPathSegment(size_t index, std::string_view pathSegment) {
   checkIndex(index, encodedPathSegments_.size());
   std::string segment = canonicalize(pathSegment, internal::kPathSegmentEncodeSet, false);
-  if (isDot(segment) || isDotDot(segment)) {
+  if (isSingleDotSegment(segment) || isDoubleDotSegment(segment)) {
     throw std::invalid_argument("unexpected path segment: " + std::string(pathSegment));
   }
   encodedPathSegments_[index] = std::move(segment);
@@ -192,7 +169,7 @@ HttpUrl::Builder& HttpUrl::Builder::setEncodedPathSegment(size_t index,
                                                           std::string_view encodedPathSegment) {
   checkIndex(index, encodedPathSegments_.size());
   std::string segment = canonicalize(encodedPathSegment, internal::kPathSegmentEncodeSet, true);
-  if (isDot(segment) || isDotDot(segment)) {
+  if (isSingleDotSegment(segment) || isDoubleDotSegment(segment)) {
     throw std::invalid_argument("unexpected path segment: " + std::string(encodedPathSegment));
   }
   encodedPathSegments_[index] = std::move(segment);
@@ -379,7 +356,7 @@ HttpUrl HttpUrl::Builder::build() const {
   // offsets; it cannot fail or change anything.
   internal::UrlParseResult result = internal::parseUrl(toString(), nullptr);
   if (!result.url) throw std::invalid_argument(result.error);
-  return HttpUrlAccess::fromRecord(*result.url);
+  return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 }  // namespace tern

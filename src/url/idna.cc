@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "url/punycode.h"
+#include "url/url_syntax.h"
 #include "url/utf8.h"
 
 namespace tern::internal {
@@ -17,20 +18,15 @@ struct Idn2Deleter {
 };
 using Idn2String = std::unique_ptr<char, Idn2Deleter>;
 
-// Labels longer than this (in code points) are rejected rather than risk quadratic Punycode work.
+// Limits on non-ASCII domains, far above DNS's (63 and 253) but bounding the work per host: labels
+// longer than this (in code points) are rejected rather than risk quadratic Punycode work, and so
+// are domains longer than this (in bytes), each of whose labels costs a call into libidn2.
 constexpr size_t kMaxLabelCodePoints = 1024;
+constexpr size_t kMaxUnicodeDomainBytes = 16384;
 
 bool isLabelSeparator(char32_t c) {
   // UTS #46 maps these to U+002E FULL STOP before splitting into labels.
   return c == 0x2E || c == 0x3002 || c == 0xFF0E || c == 0xFF61;
-}
-
-std::string asciiLowercase(std::string_view in) {
-  std::string out(in);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // libidn2's UTS #46 processing (idn2_lookup_u8) of `label`; on success `out` is the ASCII result.
@@ -184,6 +180,9 @@ std::optional<std::string> labelToAscii(const std::u32string& label) {
     size_t dot = mapped->find('.', start);
     if (dot == std::u32string::npos) dot = mapped->size();
     const std::u32string_view part = std::u32string_view(*mapped).substr(start, dot - start);
+    // Real A-labels were decoded by now; a label that still starts with "xn--" would be encoded
+    // twice (UTS #46 §4.1: with CheckHyphens false, a label must not begin with "xn--").
+    if (part.starts_with(U"xn--")) return std::nullopt;
     bool ascii = true;
     for (const char32_t c : part) ascii = ascii && c < 0x80;
     if (ascii) {
@@ -240,6 +239,7 @@ std::optional<std::string> domainToAscii(std::string_view domain) {
   if (isAscii(domain)) {
     result = asciiLowercase(domain);
   } else {
+    if (domain.size() > kMaxUnicodeDomainBytes) return std::nullopt;
     std::u32string codePoints;
     if (!decodeUtf8(domain, codePoints)) return std::nullopt;
     size_t start = 0;

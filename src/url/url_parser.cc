@@ -5,6 +5,7 @@
 
 #include "url/host_parser.h"
 #include "url/percent_encoding.h"
+#include "url/url_syntax.h"
 #include "url/utf8.h"
 
 namespace tern::internal {
@@ -32,7 +33,6 @@ enum class State {
 
 bool isAsciiAlpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool isAsciiDigit(int c) { return c >= '0' && c <= '9'; }
-char asciiLower(int c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); }
 
 // Trims leading and trailing C0 controls and spaces, and removes every tab and newline (§4.4 steps
 // 1-3).
@@ -47,21 +47,6 @@ std::string preprocess(std::string_view raw) {
     if (raw[i] != '\t' && raw[i] != '\n' && raw[i] != '\r') out.push_back(raw[i]);
   }
   return sanitizeUtf8(out);
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (asciiLower(a[i]) != asciiLower(b[i])) return false;
-  }
-  return true;
-}
-
-bool isSingleDotSegment(std::string_view s) { return s == "." || equalsIgnoreCase(s, "%2e"); }
-
-bool isDoubleDotSegment(std::string_view s) {
-  return s == ".." || equalsIgnoreCase(s, ".%2e") || equalsIgnoreCase(s, "%2e.") ||
-         equalsIgnoreCase(s, "%2e%2e");
 }
 
 // The first six code points of `input` followed by "...", as OkHttp abbreviates it in messages.
@@ -137,7 +122,7 @@ UrlParseResult Parser::run() {
     switch (state) {
       case State::kSchemeStart:
         if (isAsciiAlpha(c)) {
-          buffer_.push_back(asciiLower(c));
+          buffer_.push_back(asciiLower(static_cast<char>(c)));
           state = State::kScheme;
         } else {
           state = State::kNoScheme;
@@ -147,7 +132,7 @@ UrlParseResult Parser::run() {
 
       case State::kScheme:
         if (isAsciiAlpha(c) || isAsciiDigit(c) || c == '+' || c == '-' || c == '.') {
-          buffer_.push_back(asciiLower(c));
+          buffer_.push_back(asciiLower(static_cast<char>(c)));
         } else if (c == ':') {
           if (!isHttpUrlScheme(buffer_)) {
             return fail("Expected URL scheme 'http' or 'https' but was '" +
