@@ -31,10 +31,16 @@ HttpUrl HttpUrlAccess::fromRecord(const UrlRecord& record) {
     out.push_back('@');
   }
   out.append(record.host);
-  if (record.port) out.append(":").append(std::to_string(*record.port));
+  if (record.port) {
+    out.append(":").append(std::to_string(*record.port));
+  }
   data->pathBegin = out.size();
-  if (record.path.empty()) out.push_back('/');
-  for (const std::string& segment : record.path) out.append("/").append(segment);
+  if (record.path.empty()) {
+    out.push_back('/');
+  }
+  for (const std::string& segment : record.path) {
+    out.append("/").append(segment);
+  }
   data->pathEnd = out.size();
   if (record.query) {
     out.push_back('?');
@@ -83,10 +89,14 @@ using internal::percentDecode;
 std::vector<std::pair<std::string, std::optional<std::string>>> decodedQuery(
     const std::optional<std::string>& encodedQuery) {
   std::vector<std::pair<std::string, std::optional<std::string>>> result;
-  if (!encodedQuery) return result;
+  if (!encodedQuery) {
+    return result;
+  }
   for (const auto& [name, value] : internal::splitQuery(*encodedQuery)) {
     std::optional<std::string> decodedValue;
-    if (value) decodedValue = percentDecode(*value, /*plusIsSpace=*/true);
+    if (value) {
+      decodedValue = percentDecode(*value, /*plusIsSpace=*/true);
+    }
     result.emplace_back(percentDecode(name, /*plusIsSpace=*/true), std::move(decodedValue));
   }
   return result;
@@ -98,13 +108,17 @@ HttpUrl::HttpUrl(std::shared_ptr<const Data> data) noexcept : data_(std::move(da
 
 std::optional<HttpUrl> HttpUrl::parse(std::string_view url) {
   internal::UrlParseResult result = internal::parseUrl(url, nullptr);
-  if (!result.url) return std::nullopt;
+  if (!result.url) {
+    return std::nullopt;
+  }
   return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 HttpUrl HttpUrl::get(std::string_view url) {
   internal::UrlParseResult result = internal::parseUrl(url, nullptr);
-  if (!result.url) throw std::invalid_argument(result.error);
+  if (!result.url) {
+    throw std::invalid_argument(result.error);
+  }
   return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
@@ -136,7 +150,9 @@ int HttpUrl::port() const noexcept { return data_->port; }
 
 size_t HttpUrl::pathSize() const {
   size_t size = 0;
-  for (const char c : data_->slice(data_->pathBegin, data_->pathEnd)) size += c == '/';
+  for (const char c : data_->slice(data_->pathBegin, data_->pathEnd)) {
+    size += c == '/';
+  }
   return size;
 }
 
@@ -161,38 +177,54 @@ std::vector<std::string> HttpUrl::encodedPathSegments() const {
 
 std::vector<std::string> HttpUrl::pathSegments() const {
   std::vector<std::string> segments = encodedPathSegments();
-  for (std::string& segment : segments) segment = percentDecode(segment);
+  for (std::string& segment : segments) {
+    segment = percentDecode(segment);
+  }
   return segments;
 }
 
 std::optional<std::string> HttpUrl::encodedQuery() const {
-  if (!data_->hasQuery) return std::nullopt;
+  if (!data_->hasQuery) {
+    return std::nullopt;
+  }
   return std::string(data_->slice(data_->queryBegin, data_->queryEnd));
 }
 
 std::optional<std::string> HttpUrl::query() const {
-  if (!data_->hasQuery) return std::nullopt;
+  if (!data_->hasQuery) {
+    return std::nullopt;
+  }
   std::string result;
   bool first = true;
   for (const auto& [name, value] : decodedQuery(encodedQuery())) {
-    if (!first) result.push_back('&');
+    if (!first) {
+      result.push_back('&');
+    }
     first = false;
     result.append(name);
-    if (value) result.append("=").append(*value);
+    if (value) {
+      result.append("=").append(*value);
+    }
   }
   return result;
 }
 
 size_t HttpUrl::querySize() const {
-  if (!data_->hasQuery) return 0;
+  if (!data_->hasQuery) {
+    return 0;
+  }
   size_t size = 1;
-  for (const char c : data_->slice(data_->queryBegin, data_->queryEnd)) size += c == '&';
+  for (const char c : data_->slice(data_->queryBegin, data_->queryEnd)) {
+    size += c == '&';
+  }
   return size;
 }
 
 std::optional<std::string> HttpUrl::queryParameter(std::string_view name) const {
   for (auto& [parameterName, value] : decodedQuery(encodedQuery())) {
-    if (parameterName == name) return std::move(value);
+    if (parameterName == name) {
+      return std::move(value);
+    }
   }
   return std::nullopt;
 }
@@ -201,7 +233,9 @@ std::vector<std::string> HttpUrl::queryParameterNames() const {
   std::vector<std::string> names;
   std::unordered_set<std::string> seen;
   for (auto& [name, value] : decodedQuery(encodedQuery())) {
-    if (seen.insert(name).second) names.push_back(std::move(name));
+    if (seen.insert(name).second) {
+      names.push_back(std::move(name));
+    }
   }
   return names;
 }
@@ -209,7 +243,9 @@ std::vector<std::string> HttpUrl::queryParameterNames() const {
 std::vector<std::optional<std::string>> HttpUrl::queryParameterValues(std::string_view name) const {
   std::vector<std::optional<std::string>> values;
   for (auto& [parameterName, value] : decodedQuery(encodedQuery())) {
-    if (parameterName == name) values.push_back(std::move(value));
+    if (parameterName == name) {
+      values.push_back(std::move(value));
+    }
   }
   return values;
 }
@@ -233,12 +269,16 @@ std::optional<std::string> HttpUrl::queryParameterValue(size_t index) const {
 }
 
 std::optional<std::string> HttpUrl::encodedFragment() const {
-  if (!data_->hasFragment) return std::nullopt;
+  if (!data_->hasFragment) {
+    return std::nullopt;
+  }
   return data_->url.substr(data_->fragmentBegin);
 }
 
 std::optional<std::string> HttpUrl::fragment() const {
-  if (!data_->hasFragment) return std::nullopt;
+  if (!data_->hasFragment) {
+    return std::nullopt;
+  }
   return percentDecode(std::string_view(data_->url).substr(data_->fragmentBegin));
 }
 
@@ -255,20 +295,26 @@ std::string HttpUrl::redact() const {
 }
 
 std::optional<std::string> HttpUrl::topPrivateDomain() const {
-  if (internal::isIpAddressHost(data_->host)) return std::nullopt;
+  if (internal::isIpAddressHost(data_->host)) {
+    return std::nullopt;
+  }
   return internal::registrableDomain(data_->host);
 }
 
 std::optional<HttpUrl> HttpUrl::resolve(std::string_view link) const {
   const internal::UrlRecord base = internal::HttpUrlAccess::toRecord(*this);
   internal::UrlParseResult result = internal::parseUrl(link, &base);
-  if (!result.url) return std::nullopt;
+  if (!result.url) {
+    return std::nullopt;
+  }
   return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 std::optional<HttpUrl::Builder> HttpUrl::newBuilder(std::string_view link) const {
   std::optional<HttpUrl> resolved = resolve(link);
-  if (!resolved) return std::nullopt;
+  if (!resolved) {
+    return std::nullopt;
+  }
   return resolved->newBuilder();
 }
 

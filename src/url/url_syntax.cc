@@ -7,14 +7,20 @@ char asciiLower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<cha
 
 std::string asciiLowercase(std::string_view in) {
   std::string out(in);
-  for (char& c : out) c = asciiLower(c);
+  for (char& c : out) {
+    c = asciiLower(c);
+  }
   return out;
 }
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size()) {
+    return false;
+  }
   for (size_t i = 0; i < a.size(); ++i) {
-    if (asciiLower(a[i]) != asciiLower(b[i])) return false;
+    if (asciiLower(a[i]) != asciiLower(b[i])) {
+      return false;
+    }
   }
   return true;
 }
@@ -33,7 +39,9 @@ std::vector<QueryParameter> splitQuery(std::string_view query) {
   size_t pos = 0;
   while (true) {
     size_t ampersand = query.find('&', pos);
-    if (ampersand == std::string_view::npos) ampersand = query.size();
+    if (ampersand == std::string_view::npos) {
+      ampersand = query.size();
+    }
     const std::string_view parameter = query.substr(pos, ampersand - pos);
     const size_t equals = parameter.find('=');
     if (equals == std::string_view::npos) {
@@ -41,7 +49,9 @@ std::vector<QueryParameter> splitQuery(std::string_view query) {
     } else {
       result.emplace_back(parameter.substr(0, equals), parameter.substr(equals + 1));
     }
-    if (ampersand == query.size()) return result;
+    if (ampersand == query.size()) {
+      return result;
+    }
     pos = ampersand + 1;
   }
 }
