@@ -196,6 +196,9 @@ std::optional<std::u32string> mapLabel(const std::u32string& label) {
 // The ASCII form of one label (from a non-ASCII domain): each label of its mapping,
 // Punycode-encoded with "xn--" if it is not ASCII.
 std::optional<std::string> labelToAscii(const std::u32string& label) {
+  if (label.size() > kMaxLabelCodePoints) {
+    return std::nullopt;
+  }
   const std::optional<std::u32string> mapped = mapLabel(label);
   if (!mapped) {
     return std::nullopt;
@@ -308,9 +311,6 @@ std::optional<std::string> domainToAscii(std::string_view domain) {
         }
         result.append(lower);
       } else {
-        if (label.size() > kMaxLabelCodePoints) {
-          return std::nullopt;
-        }
         const std::optional<std::string> encoded = labelToAscii(label);
         if (!encoded) {
           return std::nullopt;
