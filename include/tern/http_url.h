@@ -34,6 +34,12 @@ struct HttpUrlAccess;
 //   password  pass                  encodedQuery         q=1&r
 //   host      example.com           queryParameter("q")  1
 //   port      8443                  fragment             top
+//
+// Where the standard and OkHttp differ, this follows the standard: non-ASCII fragments are
+// percent-encoded, IPv4-mapped IPv6 hosts stay IPv6, empty and over-long host labels are allowed,
+// and port 0 parses. Hosts go through IDNA with libidn2, whose Unicode tables are older than the
+// standard's (tests/data/wpt-url-deviations.txt lists the effect), and a non-ASCII host is limited
+// to 16 KiB with labels of at most 1024 code points.
 class HttpUrl final {
  public:
   class Builder;
@@ -47,7 +53,7 @@ class HttpUrl final {
   // Like parse(), but throws std::invalid_argument with a message naming what is wrong and where,
   // as OkHttp does: `Invalid URL host: "a b"`, `Invalid URL port: "70000"`, `Expected URL scheme
   // 'http' or 'https' but was 'ftp'`, `Expected URL scheme 'http' or 'https' but no scheme was
-  // found for /a/b/...`.
+  // found for /a/b/c...`.
   static HttpUrl get(std::string_view url);
 
   // 80 for http and ws, 443 for https and wss, -1 for any other scheme.
