@@ -282,7 +282,7 @@ bool isForbiddenDomainCodePoint(unsigned char c) noexcept {
 std::optional<std::string> domainToAscii(std::string_view domain) {
   std::string result;
   if (isAscii(domain)) {
-    result = asciiLowercase(domain);
+    result = toLowerAscii(domain);
   } else {
     if (domain.size() > kMaxUnicodeDomainBytes) {
       return std::nullopt;
@@ -305,7 +305,7 @@ std::optional<std::string> domainToAscii(std::string_view domain) {
         ascii = ascii && c < 0x80;
       }
       if (ascii) {
-        const std::string lower = asciiLowercase(std::string(label.begin(), label.end()));
+        const std::string lower = toLowerAscii(std::string(label.begin(), label.end()));
         if (lower.starts_with("xn--") && !isValidALabel(lower)) {
           return std::nullopt;
         }

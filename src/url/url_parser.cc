@@ -136,7 +136,7 @@ UrlParseResult Parser::run() {
     switch (state) {
       case State::kSchemeStart:
         if (isAsciiAlpha(c)) {
-          buffer_.push_back(asciiLower(static_cast<char>(c)));
+          buffer_.push_back(toLowerAscii(static_cast<char>(c)));
           state = State::kScheme;
         } else {
           state = State::kNoScheme;
@@ -146,7 +146,7 @@ UrlParseResult Parser::run() {
 
       case State::kScheme:
         if (isAsciiAlpha(c) || isAsciiDigit(c) || c == '+' || c == '-' || c == '.') {
-          buffer_.push_back(asciiLower(static_cast<char>(c)));
+          buffer_.push_back(toLowerAscii(static_cast<char>(c)));
         } else if (c == ':') {
           if (!isHttpUrlScheme(buffer_)) {
             return fail("Expected URL scheme 'http' or 'https' but was '" +

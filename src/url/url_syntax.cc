@@ -3,28 +3,6 @@
 
 namespace tern::internal {
 
-char asciiLower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
-
-std::string asciiLowercase(std::string_view in) {
-  std::string out(in);
-  for (char& c : out) {
-    c = asciiLower(c);
-  }
-  return out;
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (asciiLower(a[i]) != asciiLower(b[i])) {
-      return false;
-    }
-  }
-  return true;
-}
-
 bool isSingleDotSegment(std::string_view segment) noexcept {
   return segment == "." || equalsIgnoreCase(segment, "%2e");
 }

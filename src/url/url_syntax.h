@@ -7,12 +7,9 @@
 #include <utility>
 #include <vector>
 
-namespace tern::internal {
+#include "io/ascii.h"
 
-// ASCII case folding; other bytes are unchanged.
-char asciiLower(char c) noexcept;
-std::string asciiLowercase(std::string_view in);
-bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
+namespace tern::internal {
 
 // The WHATWG URL Standard's single-dot path segment: "." or "%2e" in any case (§4.2).
 bool isSingleDotSegment(std::string_view segment) noexcept;
