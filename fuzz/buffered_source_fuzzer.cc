@@ -31,7 +31,9 @@ class ChunkedSource final : public tern::Source {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < 2) return 0;
+  if (size < 2) {
+    return 0;
+  }
   // First byte: chunk size; second: a seed for the sequence of operations.
   int64_t chunk = data[0] % 16 + 1;
   uint8_t ops = data[1];

@@ -167,7 +167,9 @@ TEST_P(BufferedSinkTest, DecimalAndHexRoundTripThroughTheReaders) {
   std::mt19937_64 random(11);
   for (int i = 0; i < 2000; ++i) {
     auto value = static_cast<int64_t>(random() >> (random() % 64));
-    if (i % 2 == 1) value = -value;
+    if (i % 2 == 1) {
+      value = -value;
+    }
     sink_->writeDecimalLong(value).writeUtf8(" ");
     sink_->writeHexadecimalUnsignedLong(static_cast<uint64_t>(value)).writeUtf8("\n");
     sink_->flush();
@@ -222,8 +224,10 @@ TEST_P(BufferedSinkTest, WriteBufferMovesItsBytes) {
 
 TEST_P(BufferedSinkTest, LargeWritesRoundTrip) {
   std::mt19937 random(17);
-  std::vector<std::byte> data(3 * 1024 * 1024 + 7);
-  for (auto& b : data) b = static_cast<std::byte>(random() & 0xff);
+  std::vector<std::byte> data(size_t{3} * 1024 * 1024 + 7);
+  for (auto& b : data) {
+    b = static_cast<std::byte>(random() & 0xff);
+  }
   for (size_t pos = 0; pos < data.size();) {
     size_t n = std::min<size_t>(data.size() - pos, random() % 50000 + 1);
     sink_->write(std::span<const std::byte>(data.data() + pos, n));

@@ -468,8 +468,10 @@ TEST_P(BufferedSourceTest, PeekSeesLargeDataAcrossSegments) {
 
 TEST_P(BufferedSourceTest, RoundTripOfRandomDataWithMixedReads) {
   std::mt19937 random(5);
-  std::vector<std::byte> data(256 * 1024);
-  for (auto& b : data) b = static_cast<std::byte>(random() & 0xff);
+  std::vector<std::byte> data(size_t{256} * 1024);
+  for (auto& b : data) {
+    b = static_cast<std::byte>(random() & 0xff);
+  }
   sink_->write(std::span<const std::byte>(data)).emit();
   std::vector<std::byte> result;
   while (!source_->exhausted()) {
