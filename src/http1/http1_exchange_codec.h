@@ -95,6 +95,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   void checkState(bool ok) const;
   std::unique_ptr<Source> newFixedLengthSource(int64_t length);
   void noNewExchanges();  // Tells the carrier, once.
+  std::string unexpectedEndOfStream() const;
 
   Carrier& carrier_;
   BufferedSource& source_;
@@ -104,6 +105,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   State state_ = State::kIdle;
   std::string redactedUrl_;  // Of the request written, for error messages.
   bool noNewExchanges_ = false;
+  bool responseComplete_ = false;  // The response body was read to its end.
   std::optional<Headers> trailers_;
 };
 
