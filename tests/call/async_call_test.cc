@@ -72,8 +72,9 @@ TEST_F(AsyncCallTest, CallbackCanHandTheResponseToAnotherThread) {
 }
 
 TEST_F(AsyncCallTest, CallbackThatThrowsDoesNotStopTheDispatcher) {
-  server.enqueue(body("first"));
-  server.enqueue(body("second"));
+  server.setDispatcher([](const RecordedRequest& request) {
+    return MockResponse::Builder().body(request.path() == "/1" ? "first" : "second").build();
+  });
   client.newCall(get("/1"))->enqueue(
       [](Call&, Response) { throw std::runtime_error("callback bug"); },
       [](Call&, const IOException&) {});
