@@ -122,9 +122,7 @@ Response RealCall::getResponseWithInterceptorChain() {
   return std::move(*response);
 }
 
-void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder,
-                                               const RealInterceptorChain& chain) {
-  (void)chain;
+void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder) {
   {
     std::lock_guard lock(mutex_);
     if (interceptorScopedExchange_) {

@@ -62,8 +62,7 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   // Prepares for an exchange for `request`; with `newExchangeFinder` a new route plan (after a
   // redirect), else the retry continues the last one. Throws std::logic_error if the previous
   // response is still open, IOException if the URL cannot be reached (https before TLS).
-  void enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder,
-                                       const RealInterceptorChain& chain);
+  void enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder);
 
   // Finds a connection and opens an exchange on it (ConnectInterceptor). Throws IOException
   // (wrapped in RouteException for connection failures) or InterruptedIOException("Canceled").

@@ -82,7 +82,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
   int followUpCount = 0;
 
   while (true) {
-    call.enterNetworkInterceptorExchange(request, newExchangeFinder, realChain);
+    call.enterNetworkInterceptorExchange(request, newExchangeFinder);
 
     bool closeActiveExchange = true;
     try {

@@ -12,7 +12,10 @@
 namespace tern::internal {
 
 RealConnection::RealConnection(RealConnectionPool& pool, Route route)
-    : pool_(pool), route_(std::move(route)), socket_(std::make_unique<Socket>()) {}
+    : pool_(pool),
+      route_(std::move(route)),
+      socket_(std::make_unique<Socket>()),
+      idleAtNanos_(pool.nanoTime()) {}
 
 RealConnection::~RealConnection() = default;
 
@@ -60,8 +63,7 @@ void RealConnection::noNewExchanges() {
 
 void RealConnection::cancel() { socket_->cancel(); }
 
-void RealConnection::trackFailure(RealCall& call, const IOException& e) {
-  (void)e;
+void RealConnection::trackFailure(RealCall& call, const IOException&) {
   std::lock_guard lock(pool_.mutex());
   noNewExchanges_ = true;
   // A route that never completed an exchange is suspect: try the others first next time.

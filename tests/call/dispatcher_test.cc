@@ -32,6 +32,14 @@ class DispatcherTest : public ::testing::Test {
                  .build();
   }
 
+  // Runs the jobs a test left waiting, so every call finishes: an enqueued call holds its client
+  // (and so the dispatcher that holds the call) until then.
+  void TearDown() override {
+    dispatcher->setMaxRequests(1000);
+    dispatcher->setMaxRequestsPerHost(1000);
+    while (executor.size() > 0) executor.run(0);
+  }
+
   std::shared_ptr<Call> newCall(const std::string& url) {
     return client.newCall(Request::Builder().url(url).build());
   }
