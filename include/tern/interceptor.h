@@ -5,13 +5,12 @@
 #include <functional>
 #include <memory>
 
+#include "tern/call.h"
+#include "tern/connection.h"
 #include "tern/request.h"
 #include "tern/response.h"
 
 namespace tern {
-
-class Call;
-class Connection;
 
 // Observes, modifies and may short-circuit the requests a call makes and the responses that come
 // back, as OkHttp's Interceptor. Interceptors form a chain; each calls chain.proceed(request) to
