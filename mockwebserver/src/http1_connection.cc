@@ -112,13 +112,15 @@ bool Http1Connection::processOneRequest() {
   bool bodyUnread = false;
   bool disconnected = false;
   RecordedRequest request = readRequest(bodyUnread, disconnected);
-  server_.record(request);
   if (disconnected) {
-    // DisconnectDuringRequestBody consumed the response it was peeked from, so a script of
-    // responses stays in step with the requests made.
+    // DisconnectDuringRequestBody consumes the response it was peeked from, so a script of
+    // responses stays in step with the requests made (dispatched first, as bookkeeping requests
+    // are: once a test takes the request, the next connection sees the next response).
     server_.dispatcher()->dispatch(request);
+    server_.record(std::move(request));
     return false;
   }
+  server_.record(request);
   if (request.failure()) return false;  // Nothing to respond to.
 
   MockResponse response = server_.dispatcher()->dispatch(request);
@@ -149,7 +151,10 @@ bool Http1Connection::processOneRequest() {
   }
   if (policy.is<SocketPolicy::ShutdownInputAtEnd>()) socket_.shutdownInput();
   if (policy.is<SocketPolicy::ShutdownOutputAtEnd>()) socket_.shutdownOutput();
-  if (policy.is<SocketPolicy::ShutdownServerAfterResponse>()) server_.beginShutdown();
+  if (policy.is<SocketPolicy::ShutdownServerAfterResponse>()) {
+    server_.beginShutdown();
+    return false;
+  }
   ++sequenceNumber_;
   return true;
 }
