@@ -30,6 +30,9 @@ struct Segment;
 // a body, and a ResponseBody can read from a Buffer. Its timeout() is Timeout::none(), and
 // flush(), emit() and close() do nothing.
 //
+// Being both, a Buffer passed to tern::buffer() must be cast to the side meant: Source& or
+// Sink&.
+//
 // Move-only: copying a buffer copies all its bytes, so it is explicit (copy()). A moved-from
 // buffer is empty. Not thread-safe.
 class Buffer final : public BufferedSource, public BufferedSink {

@@ -65,7 +65,7 @@ class BufferedSource : public Source {
 
   // Reads a signed decimal number: an optional '-' then digits, stopping before the first byte
   // that is not a digit (which stays unread). Throws ProtocolException if there is no digit or
-  // the value does not fit in int64_t, EOFException if the source is exhausted at the start.
+  // the value does not fit in int64_t, EOFException if the stream ends before the first digit.
   int64_t readDecimalLong();
 
   // Reads an unsigned hexadecimal number ([0-9a-fA-F]+, any case), stopping before the first
@@ -117,8 +117,9 @@ class BufferedSource : public Source {
   // Removes and returns the next line, without its "\n" or "\r\n" terminator, if it holds at
   // most `limit` bytes (terminator excluded). Otherwise — the line is longer, or the stream ends
   // without a newline — throws EOFException("\n not found: limit=... content=<hex>…"),
-  // consuming nothing. Reads at most limit + 2 bytes ahead, so a peer cannot make it buffer an
-  // endless line. Throws std::invalid_argument if `limit` is negative.
+  // consuming nothing. Buffers at most limit + 2 bytes (plus one segment of read-ahead), so a
+  // peer cannot make it buffer an endless line. Throws std::invalid_argument if `limit` is
+  // negative.
   std::string readUtf8LineStrict(int64_t limit);
 
   // The offset in buffer() of the first `b` in [fromIndex, toIndex), reading from the source

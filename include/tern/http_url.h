@@ -12,6 +12,10 @@
 
 namespace tern {
 
+namespace internal {
+struct HttpUrlAccess;
+}  // namespace internal
+
 // A URL with a scheme of http, https, ws or wss, as OkHttp's HttpUrl. Parsing follows the WHATWG
 // URL Standard (https://url.spec.whatwg.org/) for these special schemes, so a string parses here
 // exactly as a browser's `new URL(...)` parses it, and toString() is the standard's href. ws and
@@ -30,6 +34,12 @@ namespace tern {
 //   password  pass                  encodedQuery         q=1&r
 //   host      example.com           queryParameter("q")  1
 //   port      8443                  fragment             top
+//
+// Where the standard and OkHttp differ, this follows the standard: non-ASCII fragments are
+// percent-encoded, IPv4-mapped IPv6 hosts stay IPv6, empty and over-long host labels are allowed,
+// and port 0 parses. Hosts go through IDNA with libidn2, whose Unicode tables are older than the
+// standard's (tests/data/wpt-url-deviations.txt lists the effect), and a non-ASCII host is limited
+// to 16 KiB with labels of at most 1024 code points.
 class HttpUrl final {
  public:
   class Builder;
@@ -43,7 +53,7 @@ class HttpUrl final {
   // Like parse(), but throws std::invalid_argument with a message naming what is wrong and where,
   // as OkHttp does: `Invalid URL host: "a b"`, `Invalid URL port: "70000"`, `Expected URL scheme
   // 'http' or 'https' but was 'ftp'`, `Expected URL scheme 'http' or 'https' but no scheme was
-  // found for /a/b/...`.
+  // found for /a/b/c...`.
   static HttpUrl get(std::string_view url);
 
   // 80 for http and ws, 443 for https and wss, -1 for any other scheme.
@@ -153,7 +163,7 @@ class HttpUrl final {
   struct Data;
   explicit HttpUrl(std::shared_ptr<const Data> data) noexcept;
   friend class Builder;
-  friend struct HttpUrlAccess;  // Lets src/url build and read instances.
+  friend struct internal::HttpUrlAccess;  // Lets src/url build and read instances.
 
   std::shared_ptr<const Data> data_;  // Never null; shared by copies, never modified.
 };

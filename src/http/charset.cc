@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <memory>
 
+#include "io/ascii.h"
+
 namespace tern::internal {
 namespace {
 
@@ -17,13 +19,6 @@ struct IconvCloser {
   void operator()(void* cd) const { iconv_close(static_cast<iconv_t>(cd)); }
 };
 using IconvHandle = std::unique_ptr<void, IconvCloser>;
-
-std::string lowerAscii(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool startsWith(std::string_view bytes, std::string_view prefix) {
   return bytes.substr(0, prefix.size()) == prefix;
@@ -88,7 +83,7 @@ std::string decodeToUtf8(std::string_view bytes, const std::optional<std::string
       {{"\xFF\xFE\x00\x00", 4}, "utf-32le"}, {{"\xFE\xFF", 2}, "utf-16be"},
       {{"\xFF\xFE", 2}, "utf-16le"},
   };
-  std::string name = charset ? lowerAscii(*charset) : "utf-8";
+  std::string name = charset ? toLowerAscii(*charset) : "utf-8";
   for (const Bom& bom : kBoms) {
     if (startsWith(bytes, bom.mark)) {
       bytes.remove_prefix(bom.mark.size());
@@ -101,7 +96,7 @@ std::string decodeToUtf8(std::string_view bytes, const std::optional<std::string
 }
 
 std::string encodeFromUtf8(std::string_view text, const std::string& charset) {
-  std::string name = lowerAscii(charset);
+  std::string name = toLowerAscii(charset);
   if (isUtf8Name(name)) return std::string(text);
   return convert(text, "utf-8", name, "?").value_or(std::string(text));
 }

@@ -107,26 +107,6 @@ std::string_view trimAsciiWhitespace(std::string_view s) noexcept {
   return s.substr(begin, end - begin);
 }
 
-std::string toLowerAscii(std::string_view s) {
-  std::string result(s);
-  for (char& c : result) {
-    c = toLowerAscii(c);
-  }
-  return result;
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (toLowerAscii(a[i]) != toLowerAscii(b[i])) {
-      return false;
-    }
-  }
-  return true;
-}
-
 std::size_t skipHttpWhitespace(std::string_view s, std::size_t pos) noexcept {
   while (pos < s.size() && isHttpWhitespace(s[pos])) {
     ++pos;

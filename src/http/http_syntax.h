@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "io/ascii.h"
+
 namespace tern::internal {
 
 // The one place that says which bytes HTTP allows where (RFC 9110 §5.5, §5.6). Every parser in
@@ -29,13 +31,6 @@ constexpr bool isAsciiWhitespace(char c) noexcept {
 
 // `s` without leading and trailing ASCII whitespace (as OkHttp trims header names and values).
 std::string_view trimAsciiWhitespace(std::string_view s) noexcept;
-
-// ASCII-only case folding: no locale, so "I" never becomes a dotless i.
-constexpr char toLowerAscii(char c) noexcept {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-std::string toLowerAscii(std::string_view s);
-bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
 
 // Returns the index of the first byte at or after `pos` that is not SP or HTAB, or s.size().
 std::size_t skipHttpWhitespace(std::string_view s, std::size_t pos) noexcept;

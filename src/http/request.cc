@@ -5,33 +5,9 @@
 #include <utility>
 
 #include "http/http_method.h"
+#include "http/http_syntax.h"
 
 namespace tern {
-namespace {
-
-bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != prefix[i]) return false;
-  }
-  return true;
-}
-
-// RFC 9110 §9.1: a method is a token.
-bool isToken(std::string_view s) {
-  if (s.empty()) return false;
-  for (unsigned char c : s) {
-    bool ok =
-        (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-        std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
-    if (!ok) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 Request::Request(const Builder& builder)
     : url_(*builder.url_),
@@ -76,9 +52,9 @@ Request::Builder& Request::Builder::url(HttpUrl url) {
 Request::Builder& Request::Builder::url(std::string_view url) {
   // WebSocket URLs name the same origin as their HTTP forms (RFC 6455 §3).
   std::string mapped(url);
-  if (startsWithIgnoreCase(url, "ws:")) {
+  if (internal::startsWithIgnoreCase(url, "ws:")) {
     mapped = "http:" + std::string(url.substr(3));
-  } else if (startsWithIgnoreCase(url, "wss:")) {
+  } else if (internal::startsWithIgnoreCase(url, "wss:")) {
     mapped = "https:" + std::string(url.substr(4));
   }
   url_ = HttpUrl::get(mapped);
@@ -134,7 +110,7 @@ Request::Builder& Request::Builder::patch(std::shared_ptr<RequestBody> body) {
 Request::Builder& Request::Builder::method(std::string_view method,
                                            std::shared_ptr<RequestBody> body) {
   if (method.empty()) throw std::invalid_argument("method is empty");
-  if (!isToken(method)) {
+  if (!internal::isToken(method)) {
     throw std::invalid_argument("method \"" + std::string(method) + "\" is not a token");
   }
   if (!body && internal::requiresRequestBody(method)) {

@@ -92,7 +92,9 @@ void Buffer::dropTail() {
 void Buffer::pushTail(std::unique_ptr<Segment> segment) {
   // An empty tail is a leftover writableSegment(); a segment after it would break the rule that
   // only the last segment may be empty.
-  if (Segment* last = tail(); last != nullptr && last->readable() == 0) dropTail();
+  if (Segment* last = tail(); last != nullptr && last->readable() == 0) {
+    dropTail();
+  }
   // Okio's compaction: if the new segment fits in the space around the current tail's bytes,
   // copy it there instead, so a chain of small moves cannot leave many half-empty segments.
   if (Segment* last = tail();
@@ -112,7 +114,9 @@ std::byte Buffer::getByte(int64_t pos) const {
   if (pos < size_ / 2) {
     for (size_t i = head_;; ++i) {
       const Segment& s = *segments_[i];
-      if (pos < static_cast<int64_t>(s.readable())) return s.data[s.pos + pos];
+      if (pos < static_cast<int64_t>(s.readable())) {
+        return s.data[s.pos + pos];
+      }
       pos -= static_cast<int64_t>(s.readable());
     }
   }
@@ -127,7 +131,9 @@ std::byte Buffer::getByte(int64_t pos) const {
 }
 
 int64_t Buffer::completeSegmentByteCount() const noexcept {
-  if (size_ == 0) return 0;
+  if (size_ == 0) {
+    return 0;
+  }
   const Segment& last = *segments_.back();
   return last.limit < Segment::kSize ? size_ - static_cast<int64_t>(last.readable()) : size_;
 }
@@ -176,7 +182,9 @@ std::vector<std::byte> Buffer::snapshot() const {
 }
 
 bool Buffer::operator==(const Buffer& other) const {
-  if (size_ != other.size_) return false;
+  if (size_ != other.size_) {
+    return false;
+  }
   size_t i = head_, j = other.head_;
   size_t posA = 0, posB = 0;  // Offsets within the current readable ranges.
   int64_t remaining = size_;
@@ -184,7 +192,9 @@ bool Buffer::operator==(const Buffer& other) const {
     const Segment& a = *segments_[i];
     const Segment& b = *other.segments_[j];
     size_t n = std::min(a.readable() - posA, b.readable() - posB);
-    if (std::memcmp(a.data + a.pos + posA, b.data + b.pos + posB, n) != 0) return false;
+    if (std::memcmp(a.data + a.pos + posA, b.data + b.pos + posB, n) != 0) {
+      return false;
+    }
     posA += n;
     posB += n;
     remaining -= static_cast<int64_t>(n);
@@ -228,21 +238,27 @@ std::span<std::byte> Buffer::writableSegment(size_t minCapacity) {
 void Buffer::commitWrite(size_t byteCount) {
   Segment* last = tail();
   if (last == nullptr || byteCount > last->writable()) {
-    if (byteCount == 0) return;
+    if (byteCount == 0) {
+      return;
+    }
     throw std::invalid_argument("Buffer::commitWrite: byteCount=" + std::to_string(byteCount) +
                                 " exceeds the writable segment's " +
                                 std::to_string(last ? last->writable() : 0) + " free bytes");
   }
   last->limit += byteCount;
   size_ += static_cast<int64_t>(byteCount);
-  if (last->readable() == 0) dropTail();
+  if (last->readable() == 0) {
+    dropTail();
+  }
 }
 
 int64_t Buffer::read(Buffer& sink, int64_t byteCount) {
   if (byteCount < 0) {
     throw std::invalid_argument("Buffer::read: byteCount < 0: " + std::to_string(byteCount));
   }
-  if (size_ == 0) return -1;
+  if (size_ == 0) {
+    return -1;
+  }
   int64_t n = std::min(byteCount, size_);
   sink.write(*this, n);
   return n;
@@ -258,7 +274,9 @@ bool Buffer::request(int64_t byteCount) {
 Timeout& Buffer::timeout() { return Timeout::none(); }
 
 void Buffer::write(Buffer& source, int64_t byteCount) {
-  if (&source == this) throw std::invalid_argument("Buffer::write: source == this");
+  if (&source == this) {
+    throw std::invalid_argument("Buffer::write: source == this");
+  }
   if (byteCount < 0 || byteCount > source.size_) {
     throw std::invalid_argument("Buffer::write: byteCount=" + std::to_string(byteCount) +
                                 " outside [0, source.size=" + std::to_string(source.size_) + "]");
@@ -318,7 +336,9 @@ void Buffer::readInto(std::byte* out, size_t byteCount) {
     byteCount -= n;
     s.pos += n;
     size_ -= static_cast<int64_t>(n);
-    if (s.pos == s.limit) popHead();
+    if (s.pos == s.limit) {
+      popHead();
+    }
   }
 }
 
@@ -329,7 +349,9 @@ void Buffer::discard(int64_t byteCount) {
     byteCount -= static_cast<int64_t>(n);
     s.pos += n;
     size_ -= static_cast<int64_t>(n);
-    if (s.pos == s.limit) popHead();
+    if (s.pos == s.limit) {
+      popHead();
+    }
   }
 }
 
@@ -352,7 +374,9 @@ void Buffer::append(const std::byte* data, size_t byteCount) {
 int64_t Buffer::scan(std::byte b, int64_t fromIndex, int64_t toIndex) const {
   fromIndex = std::max<int64_t>(fromIndex, 0);
   toIndex = std::min(toIndex, size_);
-  if (fromIndex >= toIndex) return -1;
+  if (fromIndex >= toIndex) {
+    return -1;
+  }
   int64_t offset = 0;  // Offset of segment i's first readable byte.
   for (size_t i = head_; i < segments_.size() && offset < toIndex; ++i) {
     const Segment& s = *segments_[i];
@@ -363,7 +387,9 @@ int64_t Buffer::scan(std::byte b, int64_t fromIndex, int64_t toIndex) const {
       const std::byte* base = s.data + s.pos;
       const void* found =
           std::memchr(base + start, std::to_integer<int>(b), static_cast<size_t>(end - start));
-      if (found != nullptr) return offset + (static_cast<const std::byte*>(found) - base);
+      if (found != nullptr) {
+        return offset + (static_cast<const std::byte*>(found) - base);
+      }
     }
     offset += readable;
   }
@@ -375,8 +401,12 @@ int64_t Buffer::scan(std::string_view bytes, int64_t fromIndex) const {
   int64_t lastStart = size_ - static_cast<int64_t>(bytes.size());  // Last possible match.
   for (int64_t i = std::max<int64_t>(fromIndex, 0); i <= lastStart; ++i) {
     i = scan(first, i, lastStart + 1);
-    if (i == -1) return -1;
-    if (matches(i, bytes)) return i;
+    if (i == -1) {
+      return -1;
+    }
+    if (matches(i, bytes)) {
+      return i;
+    }
   }
   return -1;
 }
@@ -394,7 +424,9 @@ bool Buffer::matches(int64_t offset, std::string_view bytes) const {
       continue;
     }
     size_t n = std::min(static_cast<size_t>(readable - offset), bytes.size() - matched);
-    if (std::memcmp(s.data + s.pos + offset, bytes.data() + matched, n) != 0) return false;
+    if (std::memcmp(s.data + s.pos + offset, bytes.data() + matched, n) != 0) {
+      return false;
+    }
     matched += n;
     offset = 0;
   }

@@ -65,7 +65,9 @@ int64_t BufferedSink::writeAll(Source& source) {
   int64_t total = 0;
   while (true) {
     int64_t read = source.read(buffer(), static_cast<int64_t>(Buffer::kSegmentSize));
-    if (read == -1) return total;
+    if (read == -1) {
+      return total;
+    }
     total += read;
     emitCompleteSegments();
   }
@@ -127,7 +129,9 @@ BufferedSink& BufferedSink::writeDecimalLong(int64_t v) {
     *--p = static_cast<char>('0' + magnitude % 10);
     magnitude /= 10;
   } while (magnitude != 0);
-  if (v < 0) *--p = '-';
+  if (v < 0) {
+    *--p = '-';
+  }
   return writeUtf8(std::string_view(p, static_cast<size_t>(end - p)));
 }
 

@@ -146,7 +146,9 @@ int64_t BufferedSource::readDecimalLong() {
       int64_t digit = '0' - c;
       if (value < kOverflowZone || (value == kOverflowZone && digit < overflowDigit)) {
         std::string seen = std::to_string(value);
-        if (!negative) seen.erase(0, 1);  // value is never 0 here, so this is its '-'.
+        if (!negative) {
+          seen.erase(0, 1);  // value is never 0 here, so this is its '-'.
+        }
         throw ProtocolException("Number too large: " + seen + static_cast<char>(c));
       }
       value = value * 10 + digit;
@@ -155,7 +157,9 @@ int64_t BufferedSource::readDecimalLong() {
     buf.discard(static_cast<int64_t>(i));
   }
   if (digits == 0) {
-    if (!sawOther) throw EOFException("expected a digit but the source is exhausted");
+    if (!sawOther) {
+      throw EOFException("expected a digit but the source is exhausted");
+    }
     throw ProtocolException(std::string(negative ? "Expected a digit" : "Expected a digit or '-'") +
                             " but was 0x" + internal::hexByte(buf.getByte(0)));
   }
@@ -222,8 +226,12 @@ std::vector<std::byte> BufferedSource::readByteArray(int64_t byteCount) {
 }
 
 int64_t BufferedSource::read(std::span<std::byte> sink) {
-  if (sink.empty()) return 0;
-  if (!request(1)) return -1;
+  if (sink.empty()) {
+    return 0;
+  }
+  if (!request(1)) {
+    return -1;
+  }
   auto n = static_cast<size_t>(std::min<int64_t>(buffer().size(), sink.size()));
   buffer().readInto(sink.data(), n);
   return static_cast<int64_t>(n);
@@ -284,7 +292,9 @@ std::string BufferedSource::readUtf8(int64_t byteCount) {
 std::optional<std::string> BufferedSource::readUtf8Line() {
   int64_t newline = indexOf(std::byte{'\n'});
   if (newline == -1) {
-    if (buffer().size() == 0) return std::nullopt;
+    if (buffer().size() == 0) {
+      return std::nullopt;
+    }
     return readUtf8(buffer().size());
   }
   return readLine(buffer(), newline);
@@ -299,7 +309,9 @@ std::string BufferedSource::readUtf8LineStrict(int64_t limit) {
   // Look for '\n' among the first limit + 1 bytes: a line of `limit` bytes ends there.
   int64_t scanLength = limit == kMaxLimit ? kMaxLimit : limit + 1;
   int64_t newline = indexOf(std::byte{'\n'}, 0, scanLength);
-  if (newline != -1) return readLine(buffer(), newline);
+  if (newline != -1) {
+    return readLine(buffer(), newline);
+  }
   // A line of exactly `limit` bytes may end with "\r\n", whose '\n' is one byte further.
   Buffer& buf = buffer();
   if (scanLength < kMaxLimit && request(scanLength) &&
@@ -321,34 +333,48 @@ int64_t BufferedSource::indexOf(std::byte b, int64_t fromIndex, int64_t toIndex)
   Buffer& buf = buffer();
   while (fromIndex < toIndex) {
     int64_t result = buf.scan(b, fromIndex, toIndex);
-    if (result != -1) return result;
+    if (result != -1) {
+      return result;
+    }
     // Not buffered yet: read more, unless the buffer already covers the range.
     int64_t scanned = buf.size();
-    if (scanned >= toIndex || !request(scanned + 1)) return -1;
+    if (scanned >= toIndex || !request(scanned + 1)) {
+      return -1;
+    }
     fromIndex = std::max(fromIndex, scanned);
   }
   return -1;
 }
 
 int64_t BufferedSource::indexOf(std::string_view bytes, int64_t fromIndex) {
-  if (bytes.empty()) throw std::invalid_argument("indexOf: bytes is empty");
+  if (bytes.empty()) {
+    throw std::invalid_argument("indexOf: bytes is empty");
+  }
   if (fromIndex < 0) {
     throw std::invalid_argument("indexOf: fromIndex < 0: " + std::to_string(fromIndex));
   }
   Buffer& buf = buffer();
   while (true) {
     int64_t result = buf.scan(bytes, fromIndex);
-    if (result != -1) return result;
+    if (result != -1) {
+      return result;
+    }
     int64_t scanned = buf.size();
-    if (!request(scanned + 1)) return -1;
+    if (!request(scanned + 1)) {
+      return -1;
+    }
     // A match may start in the bytes already scanned and end in the new ones.
     fromIndex = std::max(fromIndex, scanned - static_cast<int64_t>(bytes.size()) + 1);
   }
 }
 
 bool BufferedSource::rangeEquals(int64_t offset, std::string_view bytes) {
-  if (offset < 0) return false;
-  if (!request(offset + static_cast<int64_t>(bytes.size()))) return false;
+  if (offset < 0) {
+    return false;
+  }
+  if (!request(offset + static_cast<int64_t>(bytes.size()))) {
+    return false;
+  }
   return buffer().matches(offset, bytes);
 }
 

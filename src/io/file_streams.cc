@@ -32,7 +32,9 @@ class FileDescriptor {
   explicit FileDescriptor(int fd) : fd_(fd) {}
   ~FileDescriptor() {
     // Destruction cannot report failure; close() is the way to learn of one.
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ >= 0) {
+      ::close(fd_);
+    }
   }
   FileDescriptor(const FileDescriptor&) = delete;
   FileDescriptor& operator=(const FileDescriptor&) = delete;
@@ -45,7 +47,9 @@ class FileDescriptor {
   int close() noexcept {
     int fd = fd_;
     fd_ = -1;
-    if (fd < 0 || ::close(fd) == 0 || errno == EINTR) return 0;
+    if (fd < 0 || ::close(fd) == 0 || errno == EINTR) {
+      return 0;
+    }
     return errno;
   }
 
@@ -55,7 +59,9 @@ class FileDescriptor {
 
 int openOrThrow(const std::filesystem::path& path, int flags) {
   int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
-  if (fd < 0) throw fileError("Failed to open", path, errno);
+  if (fd < 0) {
+    throw fileError("Failed to open", path, errno);
+  }
   return fd;
 }
 
@@ -68,8 +74,12 @@ class FileSource final : public Source {
     if (byteCount < 0) {
       throw std::invalid_argument("fileSource read: byteCount < 0: " + std::to_string(byteCount));
     }
-    if (!fd_.isOpen()) throw std::logic_error("fileSource " + path_.string() + " is closed");
-    if (byteCount == 0) return 0;
+    if (!fd_.isOpen()) {
+      throw std::logic_error("fileSource " + path_.string() + " is closed");
+    }
+    if (byteCount == 0) {
+      return 0;
+    }
     timeout_.throwIfReached();
     // Read straight into the sink's tail segment: no intermediate copy.
     std::span<std::byte> space = sink.writableSegment(1);
@@ -80,14 +90,18 @@ class FileSource final : public Source {
     } while (n < 0 && errno == EINTR);
     int error = errno;
     sink.commitWrite(n > 0 ? static_cast<size_t>(n) : 0);
-    if (n < 0) throw fileError("Failed to read", path_, error);
+    if (n < 0) {
+      throw fileError("Failed to read", path_, error);
+    }
     return n == 0 ? -1 : n;
   }
 
   Timeout& timeout() override { return timeout_; }
 
   void close() override {
-    if (int error = fd_.close(); error != 0) throw fileError("Failed to close", path_, error);
+    if (int error = fd_.close(); error != 0) {
+      throw fileError("Failed to close", path_, error);
+    }
   }
 
  private:
@@ -107,7 +121,9 @@ class FileSink final : public Sink {
                                   " outside [0, source.size=" + std::to_string(source.size()) +
                                   "]");
     }
-    if (!fd_.isOpen()) throw std::logic_error("fileSink " + path_.string() + " is closed");
+    if (!fd_.isOpen()) {
+      throw std::logic_error("fileSink " + path_.string() + " is closed");
+    }
     timeout_.throwIfReached();
     while (byteCount > 0) {
       // Hand the segments themselves to writev(): no intermediate copy.
@@ -124,20 +140,26 @@ class FileSink final : public Sink {
       do {
         written = ::writev(fd_.get(), iov, static_cast<int>(count));
       } while (written < 0 && errno == EINTR);
-      if (written < 0) throw fileError("Failed to write", path_, errno);
+      if (written < 0) {
+        throw fileError("Failed to write", path_, errno);
+      }
       source.skip(written);
       byteCount -= written;
     }
   }
 
   void flush() override {
-    if (!fd_.isOpen()) throw std::logic_error("fileSink " + path_.string() + " is closed");
+    if (!fd_.isOpen()) {
+      throw std::logic_error("fileSink " + path_.string() + " is closed");
+    }
   }
 
   Timeout& timeout() override { return timeout_; }
 
   void close() override {
-    if (int error = fd_.close(); error != 0) throw fileError("Failed to close", path_, error);
+    if (int error = fd_.close(); error != 0) {
+      throw fileError("Failed to close", path_, error);
+    }
   }
 
  private:

@@ -7,7 +7,9 @@ namespace tern {
 
 namespace {
 Sink& checkNotNull(const std::unique_ptr<Sink>& delegate) {
-  if (delegate == nullptr) throw std::invalid_argument("ForwardingSink: delegate is null");
+  if (delegate == nullptr) {
+    throw std::invalid_argument("ForwardingSink: delegate is null");
+  }
   return *delegate;
 }
 }  // namespace

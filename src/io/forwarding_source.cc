@@ -7,7 +7,9 @@ namespace tern {
 
 namespace {
 Source& checkNotNull(const std::unique_ptr<Source>& delegate) {
-  if (delegate == nullptr) throw std::invalid_argument("ForwardingSource: delegate is null");
+  if (delegate == nullptr) {
+    throw std::invalid_argument("ForwardingSource: delegate is null");
+  }
   return *delegate;
 }
 }  // namespace

@@ -16,16 +16,24 @@ std::string hex(const Buffer& buffer) {
   std::string result;
   result.reserve(static_cast<size_t>(buffer.size()) * 2);
   for (size_t i = 0; i < buffer.segmentCount(); ++i) {
-    for (std::byte b : buffer.readableSegment(i)) result += hexByte(b);
+    for (std::byte b : buffer.readableSegment(i)) {
+      result += hexByte(b);
+    }
   }
   return result;
 }
 
 int hexDigitValue(std::byte b) {
   auto c = std::to_integer<int>(b);
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
   return -1;
 }
 

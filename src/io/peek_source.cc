@@ -13,9 +13,15 @@ int64_t PeekSource::read(Buffer& sink, int64_t byteCount) {
   if (byteCount < 0) {
     throw std::invalid_argument("peek: byteCount < 0: " + std::to_string(byteCount));
   }
-  if (closed_) throw std::logic_error("peek source is closed");
-  if (byteCount == 0) return 0;
-  if (!upstream_.request(pos_ + 1)) return -1;
+  if (closed_) {
+    throw std::logic_error("peek source is closed");
+  }
+  if (byteCount == 0) {
+    return 0;
+  }
+  if (!upstream_.request(pos_ + 1)) {
+    return -1;
+  }
   // request() guarantees pos_ < size even if upstream was consumed since (then the bytes
   // returned are simply not the ones expected; see BufferedSource::peek()).
   Buffer& upstreamBuffer = upstream_.buffer();

@@ -19,52 +19,70 @@ void RealBufferedSink::write(Buffer& source, int64_t byteCount) {
 
 void RealBufferedSink::flush() {
   checkNotClosed();
-  if (buffer_.size() > 0) sink_.write(buffer_, buffer_.size());
+  if (buffer_.size() > 0) {
+    sink_.write(buffer_, buffer_.size());
+  }
   sink_.flush();
 }
 
 Timeout& RealBufferedSink::timeout() { return sink_.timeout(); }
 
 void RealBufferedSink::close() {
-  if (closed_) return;
+  if (closed_) {
+    return;
+  }
   // Emit what is buffered, then close the sink even if that failed; report the first failure.
   std::exception_ptr failure;
   try {
-    if (buffer_.size() > 0) sink_.write(buffer_, buffer_.size());
+    if (buffer_.size() > 0) {
+      sink_.write(buffer_, buffer_.size());
+    }
   } catch (...) {
     failure = std::current_exception();
   }
   try {
     sink_.close();
   } catch (...) {
-    if (!failure) failure = std::current_exception();
+    if (!failure) {
+      failure = std::current_exception();
+    }
   }
   closed_ = true;
   buffer_.clear();
-  if (failure) std::rethrow_exception(failure);
+  if (failure) {
+    std::rethrow_exception(failure);
+  }
 }
 
 BufferedSink& RealBufferedSink::emitCompleteSegments() {
   checkNotClosed();
   int64_t complete = buffer_.completeSegmentByteCount();
-  if (complete > 0) sink_.write(buffer_, complete);
+  if (complete > 0) {
+    sink_.write(buffer_, complete);
+  }
   return *this;
 }
 
 BufferedSink& RealBufferedSink::emit() {
   checkNotClosed();
-  if (buffer_.size() > 0) sink_.write(buffer_, buffer_.size());
+  if (buffer_.size() > 0) {
+    sink_.write(buffer_, buffer_.size());
+  }
   return *this;
 }
 
 void RealBufferedSink::checkNotClosed() const {
-  if (closed_) throw std::logic_error("BufferedSink is closed");
+  if (closed_) {
+    throw std::logic_error("BufferedSink is closed");
+  }
 }
 
 }  // namespace internal
 
 std::unique_ptr<BufferedSink> buffer(std::unique_ptr<Sink> sink) {
-  if (sink == nullptr) throw std::invalid_argument("buffer(): sink is null");
+  if (sink == nullptr) {
+    throw std::invalid_argument("buffer(): sink is null");
+  }
   Sink& borrowed = *sink;
   return std::make_unique<internal::RealBufferedSink>(std::move(sink), borrowed);
 }

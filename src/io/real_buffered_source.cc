@@ -22,8 +22,12 @@ int64_t RealBufferedSource::read(Buffer& sink, int64_t byteCount) {
                                 std::to_string(byteCount));
   }
   checkNotClosed();
-  if (byteCount == 0) return 0;
-  if (buffer_.size() == 0 && source_.read(buffer_, kSegmentSize) == -1) return -1;
+  if (byteCount == 0) {
+    return 0;
+  }
+  if (buffer_.size() == 0 && source_.read(buffer_, kSegmentSize) == -1) {
+    return -1;
+  }
   int64_t n = std::min(byteCount, buffer_.size());
   sink.write(buffer_, n);
   return n;
@@ -36,7 +40,9 @@ bool RealBufferedSource::request(int64_t byteCount) {
   }
   checkNotClosed();
   while (buffer_.size() < byteCount) {
-    if (source_.read(buffer_, kSegmentSize) == -1) return false;
+    if (source_.read(buffer_, kSegmentSize) == -1) {
+      return false;
+    }
   }
   return true;
 }
@@ -44,20 +50,26 @@ bool RealBufferedSource::request(int64_t byteCount) {
 Timeout& RealBufferedSource::timeout() { return source_.timeout(); }
 
 void RealBufferedSource::close() {
-  if (closed_) return;
+  if (closed_) {
+    return;
+  }
   closed_ = true;
   buffer_.clear();
   source_.close();
 }
 
 void RealBufferedSource::checkNotClosed() const {
-  if (closed_) throw std::logic_error("BufferedSource is closed");
+  if (closed_) {
+    throw std::logic_error("BufferedSource is closed");
+  }
 }
 
 }  // namespace internal
 
 std::unique_ptr<BufferedSource> buffer(std::unique_ptr<Source> source) {
-  if (source == nullptr) throw std::invalid_argument("buffer(): source is null");
+  if (source == nullptr) {
+    throw std::invalid_argument("buffer(): source is null");
+  }
   Source& borrowed = *source;
   return std::make_unique<internal::RealBufferedSource>(std::move(source), borrowed);
 }

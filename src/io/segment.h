@@ -10,7 +10,9 @@ namespace tern::internal {
 
 // One fixed-size block of a Buffer: bytes [pos, limit) of data are readable, [limit, kSize) are
 // free for writing. A segment belongs to exactly one buffer at a time; moving it between buffers
-// is how Buffer moves bytes without copying them.
+// is how Buffer moves bytes without copying them. Segments come straight from the allocator:
+// there is no pool, since glibc serves 8 KiB blocks from its per-thread caches quickly; add one
+// only if a profile asks for it.
 struct Segment {
   static constexpr size_t kSize = Buffer::kSegmentSize;
 

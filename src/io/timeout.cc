@@ -51,7 +51,9 @@ std::chrono::nanoseconds Timeout::timeoutNanos() const { return timeout_; }
 bool Timeout::hasDeadline() const { return deadline_.has_value(); }
 
 Timeout::Clock::time_point Timeout::deadlineNanoTime() const {
-  if (!deadline_) throw std::logic_error("Timeout::deadlineNanoTime: no deadline");
+  if (!deadline_) {
+    throw std::logic_error("Timeout::deadlineNanoTime: no deadline");
+  }
   return *deadline_;
 }
 
@@ -87,18 +89,26 @@ void Timeout::throwIfReached() {
 
 std::optional<Timeout::Clock::time_point> Timeout::waitDeadline(Clock::time_point now) const {
   std::optional<Clock::time_point> result;
-  if (std::chrono::nanoseconds t = timeoutNanos(); t.count() > 0) result = addSaturating(now, t);
+  if (std::chrono::nanoseconds t = timeoutNanos(); t.count() > 0) {
+    result = addSaturating(now, t);
+  }
   if (hasDeadline()) {
     Clock::time_point deadline = deadlineNanoTime();
-    if (!result || deadline < *result) result = deadline;
+    if (!result || deadline < *result) {
+      result = deadline;
+    }
   }
   return result;
 }
 
 int Timeout::pollTimeoutMillis(std::optional<Clock::time_point> waitDeadline,
                                Clock::time_point now) {
-  if (!waitDeadline) return -1;
-  if (*waitDeadline <= now) return 0;
+  if (!waitDeadline) {
+    return -1;
+  }
+  if (*waitDeadline <= now) {
+    return 0;
+  }
   auto millis = std::chrono::ceil<std::chrono::milliseconds>(*waitDeadline - now).count();
   return millis > INT_MAX ? INT_MAX : static_cast<int>(millis);
 }

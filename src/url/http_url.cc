@@ -10,49 +10,11 @@
 #include "url/percent_encoding.h"
 #include "url/public_suffix.h"
 #include "url/url_parser.h"
+#include "url/url_syntax.h"
 
-namespace tern {
-namespace {
+namespace tern::internal {
 
-using internal::percentDecode;
-
-// Splits "a=1&b&c=" into (name, value) pairs, value absent where there is no "=", as OkHttp does.
-// An empty query is one parameter with an empty name.
-std::vector<std::pair<std::string_view, std::optional<std::string_view>>> splitQuery(
-    std::string_view query) {
-  std::vector<std::pair<std::string_view, std::optional<std::string_view>>> result;
-  size_t pos = 0;
-  while (true) {
-    size_t ampersand = query.find('&', pos);
-    if (ampersand == std::string_view::npos) ampersand = query.size();
-    const std::string_view parameter = query.substr(pos, ampersand - pos);
-    const size_t equals = parameter.find('=');
-    if (equals == std::string_view::npos) {
-      result.emplace_back(parameter, std::nullopt);
-    } else {
-      result.emplace_back(parameter.substr(0, equals), parameter.substr(equals + 1));
-    }
-    if (ampersand == query.size()) return result;
-    pos = ampersand + 1;
-  }
-}
-
-// Decoded (name, value) pairs of the query; empty if there is no query.
-std::vector<std::pair<std::string, std::optional<std::string>>> decodedQuery(
-    const std::optional<std::string>& encodedQuery) {
-  std::vector<std::pair<std::string, std::optional<std::string>>> result;
-  if (!encodedQuery) return result;
-  for (const auto& [name, value] : splitQuery(*encodedQuery)) {
-    std::optional<std::string> decodedValue;
-    if (value) decodedValue = percentDecode(*value, /*plusIsSpace=*/true);
-    result.emplace_back(percentDecode(name, /*plusIsSpace=*/true), std::move(decodedValue));
-  }
-  return result;
-}
-
-}  // namespace
-
-HttpUrl HttpUrlAccess::fromRecord(const internal::UrlRecord& record) {
+HttpUrl HttpUrlAccess::fromRecord(const UrlRecord& record) {
   auto data = std::make_shared<HttpUrl::Data>();
   std::string& out = data->url;
   out.append(record.scheme).append("://");
@@ -69,10 +31,16 @@ HttpUrl HttpUrlAccess::fromRecord(const internal::UrlRecord& record) {
     out.push_back('@');
   }
   out.append(record.host);
-  if (record.port) out.append(":").append(std::to_string(*record.port));
+  if (record.port) {
+    out.append(":").append(std::to_string(*record.port));
+  }
   data->pathBegin = out.size();
-  if (record.path.empty()) out.push_back('/');
-  for (const std::string& segment : record.path) out.append("/").append(segment);
+  if (record.path.empty()) {
+    out.push_back('/');
+  }
+  for (const std::string& segment : record.path) {
+    out.append("/").append(segment);
+  }
   data->pathEnd = out.size();
   if (record.query) {
     out.push_back('?');
@@ -90,18 +58,18 @@ HttpUrl HttpUrlAccess::fromRecord(const internal::UrlRecord& record) {
   data->scheme = record.scheme;
   const bool ipv6 = !record.host.empty() && record.host.front() == '[';
   data->host = ipv6 ? record.host.substr(1, record.host.size() - 2) : record.host;
-  data->port = record.port ? *record.port : internal::defaultPortForScheme(record.scheme);
+  data->port = record.port ? *record.port : defaultPortForScheme(record.scheme);
   return HttpUrl(std::move(data));
 }
 
-internal::UrlRecord HttpUrlAccess::toRecord(const HttpUrl& url) {
+UrlRecord HttpUrlAccess::toRecord(const HttpUrl& url) {
   const HttpUrl::Data& data = *url.data_;
-  internal::UrlRecord record;
+  UrlRecord record;
   record.scheme = data.scheme;
   record.username = url.encodedUsername();
   record.password = url.encodedPassword();
   record.host = data.host.find(':') != std::string::npos ? "[" + data.host + "]" : data.host;
-  if (data.port != internal::defaultPortForScheme(data.scheme)) {
+  if (data.port != defaultPortForScheme(data.scheme)) {
     record.port = static_cast<uint16_t>(data.port);
   }
   record.path = url.encodedPathSegments();
@@ -110,18 +78,48 @@ internal::UrlRecord HttpUrlAccess::toRecord(const HttpUrl& url) {
   return record;
 }
 
+}  // namespace tern::internal
+
+namespace tern {
+namespace {
+
+using internal::percentDecode;
+
+// Decoded (name, value) pairs of the query; empty if there is no query.
+std::vector<std::pair<std::string, std::optional<std::string>>> decodedQuery(
+    const std::optional<std::string>& encodedQuery) {
+  std::vector<std::pair<std::string, std::optional<std::string>>> result;
+  if (!encodedQuery) {
+    return result;
+  }
+  for (const auto& [name, value] : internal::splitQuery(*encodedQuery)) {
+    std::optional<std::string> decodedValue;
+    if (value) {
+      decodedValue = percentDecode(*value, /*plusIsSpace=*/true);
+    }
+    result.emplace_back(percentDecode(name, /*plusIsSpace=*/true), std::move(decodedValue));
+  }
+  return result;
+}
+
+}  // namespace
+
 HttpUrl::HttpUrl(std::shared_ptr<const Data> data) noexcept : data_(std::move(data)) {}
 
 std::optional<HttpUrl> HttpUrl::parse(std::string_view url) {
   internal::UrlParseResult result = internal::parseUrl(url, nullptr);
-  if (!result.url) return std::nullopt;
-  return HttpUrlAccess::fromRecord(*result.url);
+  if (!result.url) {
+    return std::nullopt;
+  }
+  return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 HttpUrl HttpUrl::get(std::string_view url) {
   internal::UrlParseResult result = internal::parseUrl(url, nullptr);
-  if (!result.url) throw std::invalid_argument(result.error);
-  return HttpUrlAccess::fromRecord(*result.url);
+  if (!result.url) {
+    throw std::invalid_argument(result.error);
+  }
+  return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 int HttpUrl::defaultPort(std::string_view scheme) noexcept {
@@ -152,7 +150,9 @@ int HttpUrl::port() const noexcept { return data_->port; }
 
 size_t HttpUrl::pathSize() const {
   size_t size = 0;
-  for (const char c : data_->slice(data_->pathBegin, data_->pathEnd)) size += c == '/';
+  for (const char c : data_->slice(data_->pathBegin, data_->pathEnd)) {
+    size += c == '/';
+  }
   return size;
 }
 
@@ -177,38 +177,54 @@ std::vector<std::string> HttpUrl::encodedPathSegments() const {
 
 std::vector<std::string> HttpUrl::pathSegments() const {
   std::vector<std::string> segments = encodedPathSegments();
-  for (std::string& segment : segments) segment = percentDecode(segment);
+  for (std::string& segment : segments) {
+    segment = percentDecode(segment);
+  }
   return segments;
 }
 
 std::optional<std::string> HttpUrl::encodedQuery() const {
-  if (!data_->hasQuery) return std::nullopt;
+  if (!data_->hasQuery) {
+    return std::nullopt;
+  }
   return std::string(data_->slice(data_->queryBegin, data_->queryEnd));
 }
 
 std::optional<std::string> HttpUrl::query() const {
-  if (!data_->hasQuery) return std::nullopt;
+  if (!data_->hasQuery) {
+    return std::nullopt;
+  }
   std::string result;
   bool first = true;
   for (const auto& [name, value] : decodedQuery(encodedQuery())) {
-    if (!first) result.push_back('&');
+    if (!first) {
+      result.push_back('&');
+    }
     first = false;
     result.append(name);
-    if (value) result.append("=").append(*value);
+    if (value) {
+      result.append("=").append(*value);
+    }
   }
   return result;
 }
 
 size_t HttpUrl::querySize() const {
-  if (!data_->hasQuery) return 0;
+  if (!data_->hasQuery) {
+    return 0;
+  }
   size_t size = 1;
-  for (const char c : data_->slice(data_->queryBegin, data_->queryEnd)) size += c == '&';
+  for (const char c : data_->slice(data_->queryBegin, data_->queryEnd)) {
+    size += c == '&';
+  }
   return size;
 }
 
 std::optional<std::string> HttpUrl::queryParameter(std::string_view name) const {
   for (auto& [parameterName, value] : decodedQuery(encodedQuery())) {
-    if (parameterName == name) return std::move(value);
+    if (parameterName == name) {
+      return std::move(value);
+    }
   }
   return std::nullopt;
 }
@@ -217,7 +233,9 @@ std::vector<std::string> HttpUrl::queryParameterNames() const {
   std::vector<std::string> names;
   std::unordered_set<std::string> seen;
   for (auto& [name, value] : decodedQuery(encodedQuery())) {
-    if (seen.insert(name).second) names.push_back(std::move(name));
+    if (seen.insert(name).second) {
+      names.push_back(std::move(name));
+    }
   }
   return names;
 }
@@ -225,7 +243,9 @@ std::vector<std::string> HttpUrl::queryParameterNames() const {
 std::vector<std::optional<std::string>> HttpUrl::queryParameterValues(std::string_view name) const {
   std::vector<std::optional<std::string>> values;
   for (auto& [parameterName, value] : decodedQuery(encodedQuery())) {
-    if (parameterName == name) values.push_back(std::move(value));
+    if (parameterName == name) {
+      values.push_back(std::move(value));
+    }
   }
   return values;
 }
@@ -249,42 +269,52 @@ std::optional<std::string> HttpUrl::queryParameterValue(size_t index) const {
 }
 
 std::optional<std::string> HttpUrl::encodedFragment() const {
-  if (!data_->hasFragment) return std::nullopt;
+  if (!data_->hasFragment) {
+    return std::nullopt;
+  }
   return data_->url.substr(data_->fragmentBegin);
 }
 
 std::optional<std::string> HttpUrl::fragment() const {
-  if (!data_->hasFragment) return std::nullopt;
+  if (!data_->hasFragment) {
+    return std::nullopt;
+  }
   return percentDecode(std::string_view(data_->url).substr(data_->fragmentBegin));
 }
 
 const std::string& HttpUrl::toString() const noexcept { return data_->url; }
 
 std::string HttpUrl::redact() const {
-  internal::UrlRecord record = HttpUrlAccess::toRecord(*this);
+  internal::UrlRecord record = internal::HttpUrlAccess::toRecord(*this);
   record.username.clear();
   record.password.clear();
   record.path = {"..."};
   record.query.reset();
   record.fragment.reset();
-  return HttpUrlAccess::fromRecord(record).toString();
+  return internal::HttpUrlAccess::fromRecord(record).toString();
 }
 
 std::optional<std::string> HttpUrl::topPrivateDomain() const {
-  if (internal::isIpAddressHost(data_->host)) return std::nullopt;
+  if (internal::isIpAddressHost(data_->host)) {
+    return std::nullopt;
+  }
   return internal::registrableDomain(data_->host);
 }
 
 std::optional<HttpUrl> HttpUrl::resolve(std::string_view link) const {
-  const internal::UrlRecord base = HttpUrlAccess::toRecord(*this);
+  const internal::UrlRecord base = internal::HttpUrlAccess::toRecord(*this);
   internal::UrlParseResult result = internal::parseUrl(link, &base);
-  if (!result.url) return std::nullopt;
-  return HttpUrlAccess::fromRecord(*result.url);
+  if (!result.url) {
+    return std::nullopt;
+  }
+  return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 std::optional<HttpUrl::Builder> HttpUrl::newBuilder(std::string_view link) const {
   std::optional<HttpUrl> resolved = resolve(link);
-  if (!resolved) return std::nullopt;
+  if (!resolved) {
+    return std::nullopt;
+  }
   return resolved->newBuilder();
 }
 

@@ -7,47 +7,24 @@
 #include "url/http_url_data.h"
 #include "url/percent_encoding.h"
 #include "url/url_parser.h"
+#include "url/url_syntax.h"
 
 namespace tern {
 namespace {
 
 using internal::canonicalize;
+using internal::equalsIgnoreCase;
+using internal::isDoubleDotSegment;
+using internal::isSingleDotSegment;
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-bool isDot(std::string_view segment) { return segment == "." || equalsIgnoreCase(segment, "%2e"); }
-
-bool isDotDot(std::string_view segment) {
-  return segment == ".." || equalsIgnoreCase(segment, "%2e.") ||
-         equalsIgnoreCase(segment, ".%2e") || equalsIgnoreCase(segment, "%2e%2e");
-}
-
-// Splits an encoded query into alternating names and values, as OkHttp's toQueryNamesAndValues.
+// An encoded query as alternating names and values, as OkHttp's toQueryNamesAndValues.
 std::vector<std::optional<std::string>> toQueryNamesAndValues(std::string_view query) {
   std::vector<std::optional<std::string>> result;
-  size_t pos = 0;
-  while (true) {
-    size_t ampersand = query.find('&', pos);
-    if (ampersand == std::string_view::npos) ampersand = query.size();
-    const std::string_view parameter = query.substr(pos, ampersand - pos);
-    const size_t equals = parameter.find('=');
-    if (equals == std::string_view::npos) {
-      result.emplace_back(std::string(parameter));
-      result.emplace_back(std::nullopt);
-    } else {
-      result.emplace_back(std::string(parameter.substr(0, equals)));
-      result.emplace_back(std::string(parameter.substr(equals + 1)));
-    }
-    if (ampersand == query.size()) return result;
-    pos = ampersand + 1;
+  for (const auto& [name, value] : internal::splitQuery(query)) {
+    result.emplace_back(std::string(name));
+    result.emplace_back(value ? std::optional<std::string>(*value) : std::nullopt);
   }
+  return result;
 }
 
 void checkIndex(size_t index, size_t size) {
@@ -70,7 +47,9 @@ HttpUrl::Builder HttpUrl::newBuilder() const {
   // A default port is left unset so that changing the scheme changes the port with it.
   builder.port_ = data_->port != defaultPort(data_->scheme) ? data_->port : -1;
   builder.encodedPathSegments_ = encodedPathSegments();
-  if (data_->hasQuery) builder.encodedQueryNamesAndValues_ = toQueryNamesAndValues(*encodedQuery());
+  if (data_->hasQuery) {
+    builder.encodedQueryNamesAndValues_ = toQueryNamesAndValues(*encodedQuery());
+  }
   builder.encodedFragment_ = encodedFragment();
   return builder;
 }
@@ -110,8 +89,12 @@ HttpUrl::Builder& HttpUrl::Builder::host(std::string_view host) {
   const bool bareIpv6 = !host.empty() && host.front() != '[' && host.find(':') != std::string::npos;
   std::optional<std::string> canonical =
       internal::parseHost(bareIpv6 ? "[" + std::string(host) + "]" : std::string(host));
-  if (!canonical) throw std::invalid_argument("unexpected host: " + std::string(host));
-  if (canonical->front() == '[') *canonical = canonical->substr(1, canonical->size() - 2);
+  if (!canonical) {
+    throw std::invalid_argument("unexpected host: " + std::string(host));
+  }
+  if (canonical->front() == '[') {
+    *canonical = canonical->substr(1, canonical->size() - 2);
+  }
   host_ = std::move(*canonical);
   return *this;
 }
@@ -126,8 +109,10 @@ HttpUrl::Builder& HttpUrl::Builder::port(int port) {
 
 void HttpUrl::Builder::push(std::string_view input, bool addTrailingSlash, bool alreadyEncoded) {
   std::string segment = canonicalize(input, internal::kPathSegmentEncodeSet, alreadyEncoded);
-  if (isDot(segment)) return;
-  if (isDotDot(segment)) {
+  if (isSingleDotSegment(segment)) {
+    return;
+  }
+  if (isDoubleDotSegment(segment)) {
     // Pop a segment, leaving the path ending in "/": "/a/b/c" and "/a/b/c/" both become "/a/b/".
     const std::string removed = std::move(encodedPathSegments_.back());
     encodedPathSegments_.pop_back();
@@ -143,17 +128,23 @@ void HttpUrl::Builder::push(std::string_view input, bool addTrailingSlash, bool 
   } else {
     encodedPathSegments_.push_back(std::move(segment));
   }
-  if (addTrailingSlash) encodedPathSegments_.emplace_back();
+  if (addTrailingSlash) {
+    encodedPathSegments_.emplace_back();
+  }
 }
 
 void HttpUrl::Builder::addSegments(std::string_view segments, bool alreadyEncoded) {
   size_t offset = 0;
   while (true) {
     size_t end = segments.find_first_of("/\\", offset);
-    if (end == std::string_view::npos) end = segments.size();
+    if (end == std::string_view::npos) {
+      end = segments.size();
+    }
     const bool addTrailingSlash = end < segments.size();
     push(segments.substr(offset, end - offset), addTrailingSlash, alreadyEncoded);
-    if (end == segments.size()) return;
+    if (end == segments.size()) {
+      return;
+    }
     offset = end + 1;
   }
 }
@@ -181,7 +172,7 @@ HttpUrl::Builder& HttpUrl::Builder::addEncodedPathSegments(std::string_view enco
 HttpUrl::Builder& HttpUrl::Builder::setPathSegment(size_t index, std::string_view pathSegment) {
   checkIndex(index, encodedPathSegments_.size());
   std::string segment = canonicalize(pathSegment, internal::kPathSegmentEncodeSet, false);
-  if (isDot(segment) || isDotDot(segment)) {
+  if (isSingleDotSegment(segment) || isDoubleDotSegment(segment)) {
     throw std::invalid_argument("unexpected path segment: " + std::string(pathSegment));
   }
   encodedPathSegments_[index] = std::move(segment);
@@ -192,7 +183,7 @@ HttpUrl::Builder& HttpUrl::Builder::setEncodedPathSegment(size_t index,
                                                           std::string_view encodedPathSegment) {
   checkIndex(index, encodedPathSegments_.size());
   std::string segment = canonicalize(encodedPathSegment, internal::kPathSegmentEncodeSet, true);
-  if (isDot(segment) || isDotDot(segment)) {
+  if (isSingleDotSegment(segment) || isDoubleDotSegment(segment)) {
     throw std::invalid_argument("unexpected path segment: " + std::string(encodedPathSegment));
   }
   encodedPathSegments_[index] = std::move(segment);
@@ -202,7 +193,9 @@ HttpUrl::Builder& HttpUrl::Builder::setEncodedPathSegment(size_t index,
 HttpUrl::Builder& HttpUrl::Builder::removePathSegment(size_t index) {
   checkIndex(index, encodedPathSegments_.size());
   encodedPathSegments_.erase(encodedPathSegments_.begin() + static_cast<ptrdiff_t>(index));
-  if (encodedPathSegments_.empty()) encodedPathSegments_.emplace_back();  // Keep at least "/".
+  if (encodedPathSegments_.empty()) {
+    encodedPathSegments_.emplace_back();  // Keep at least "/".
+  }
   return *this;
 }
 
@@ -237,7 +230,9 @@ HttpUrl::Builder& HttpUrl::Builder::encodedQuery(std::optional<std::string_view>
 
 HttpUrl::Builder& HttpUrl::Builder::addQueryParameter(std::string_view name,
                                                       std::optional<std::string_view> value) {
-  if (!encodedQueryNamesAndValues_) encodedQueryNamesAndValues_.emplace();
+  if (!encodedQueryNamesAndValues_) {
+    encodedQueryNamesAndValues_.emplace();
+  }
   encodedQueryNamesAndValues_->emplace_back(
       canonicalize(name, internal::kQueryComponentEncodeSet, false, true));
   if (value) {
@@ -251,7 +246,9 @@ HttpUrl::Builder& HttpUrl::Builder::addQueryParameter(std::string_view name,
 
 HttpUrl::Builder& HttpUrl::Builder::addEncodedQueryParameter(
     std::string_view encodedName, std::optional<std::string_view> encodedValue) {
-  if (!encodedQueryNamesAndValues_) encodedQueryNamesAndValues_.emplace();
+  if (!encodedQueryNamesAndValues_) {
+    encodedQueryNamesAndValues_.emplace();
+  }
   encodedQueryNamesAndValues_->emplace_back(
       canonicalize(encodedName, internal::kQueryComponentReencodeSet, true, true));
   if (encodedValue) {
@@ -301,7 +298,9 @@ void HttpUrl::Builder::removeAllCanonicalQueryParameters(const std::string& cano
       kept.push_back(std::move(namesAndValues[i + 1]));
     }
   }
-  if (kept.size() == namesAndValues.size()) return;
+  if (kept.size() == namesAndValues.size()) {
+    return;
+  }
   // Removing the last parameter removes the query, as OkHttp does.
   if (kept.empty()) {
     encodedQueryNamesAndValues_.reset();
@@ -342,7 +341,9 @@ std::string HttpUrl::Builder::toString() const {
   }
   if (!encodedUsername_.empty() || !encodedPassword_.empty()) {
     out.append(encodedUsername_);
-    if (!encodedPassword_.empty()) out.append(":").append(encodedPassword_);
+    if (!encodedPassword_.empty()) {
+      out.append(":").append(encodedPassword_);
+    }
     out.push_back('@');
   }
   if (host_) {
@@ -358,28 +359,42 @@ std::string HttpUrl::Builder::toString() const {
       out.append(":").append(std::to_string(port));
     }
   }
-  for (const std::string& segment : encodedPathSegments_) out.append("/").append(segment);
+  for (const std::string& segment : encodedPathSegments_) {
+    out.append("/").append(segment);
+  }
   if (encodedQueryNamesAndValues_) {
     out.push_back('?');
     const auto& namesAndValues = *encodedQueryNamesAndValues_;
     for (size_t i = 0; i + 1 < namesAndValues.size(); i += 2) {
-      if (i > 0) out.push_back('&');
+      if (i > 0) {
+        out.push_back('&');
+      }
       out.append(*namesAndValues[i]);
-      if (namesAndValues[i + 1]) out.append("=").append(*namesAndValues[i + 1]);
+      if (namesAndValues[i + 1]) {
+        out.append("=").append(*namesAndValues[i + 1]);
+      }
     }
   }
-  if (encodedFragment_) out.append("#").append(*encodedFragment_);
+  if (encodedFragment_) {
+    out.append("#").append(*encodedFragment_);
+  }
   return out;
 }
 
 HttpUrl HttpUrl::Builder::build() const {
-  if (!scheme_) throw std::logic_error("HttpUrl::Builder: scheme is not set");
-  if (!host_) throw std::logic_error("HttpUrl::Builder: host is not set");
+  if (!scheme_) {
+    throw std::logic_error("HttpUrl::Builder: scheme is not set");
+  }
+  if (!host_) {
+    throw std::logic_error("HttpUrl::Builder: host is not set");
+  }
   // Every component is already canonical, so parsing the serialized form only fills in the
   // offsets; it cannot fail or change anything.
   internal::UrlParseResult result = internal::parseUrl(toString(), nullptr);
-  if (!result.url) throw std::invalid_argument(result.error);
-  return HttpUrlAccess::fromRecord(*result.url);
+  if (!result.url) {
+    throw std::invalid_argument(result.error);
+  }
+  return internal::HttpUrlAccess::fromRecord(*result.url);
 }
 
 }  // namespace tern

@@ -31,13 +31,17 @@ struct HttpUrl::Data {
   }
 };
 
+}  // namespace tern
+
+namespace tern::internal {
+
 // The bridge between HttpUrl and the parser's URL records, for code in src/url.
 struct HttpUrlAccess {
   // An HttpUrl for a parsed record.
-  static HttpUrl fromRecord(const internal::UrlRecord& record);
+  static HttpUrl fromRecord(const UrlRecord& record);
 
   // The record an HttpUrl was made from, to serve as a base URL.
-  static internal::UrlRecord toRecord(const HttpUrl& url);
+  static UrlRecord toRecord(const HttpUrl& url);
 };
 
-}  // namespace tern
+}  // namespace tern::internal

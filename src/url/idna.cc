@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "url/punycode.h"
+#include "url/url_syntax.h"
 #include "url/utf8.h"
 
 namespace tern::internal {
@@ -17,31 +18,30 @@ struct Idn2Deleter {
 };
 using Idn2String = std::unique_ptr<char, Idn2Deleter>;
 
-// Labels longer than this (in code points) are rejected rather than risk quadratic Punycode work.
+// Limits on non-ASCII domains, far above DNS's (63 and 253) but bounding the work per host: labels
+// longer than this (in code points) are rejected rather than risk quadratic Punycode work, and so
+// are domains longer than this (in bytes), each of whose labels costs a call into libidn2.
 constexpr size_t kMaxLabelCodePoints = 1024;
+constexpr size_t kMaxUnicodeDomainBytes = 16384;
 
 bool isLabelSeparator(char32_t c) {
   // UTS #46 maps these to U+002E FULL STOP before splitting into labels.
   return c == 0x2E || c == 0x3002 || c == 0xFF0E || c == 0xFF61;
 }
 
-std::string asciiLowercase(std::string_view in) {
-  std::string out(in);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 // libidn2's UTS #46 processing (idn2_lookup_u8) of `label`; on success `out` is the ASCII result.
 int idn2Lookup(const std::u32string& label, int flags, std::string& out) {
   std::string utf8;
-  for (const char32_t c : label) appendUtf8(utf8, c);
+  for (const char32_t c : label) {
+    appendUtf8(utf8, c);
+  }
   char* raw = nullptr;
   const int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(utf8.c_str()),
                                 reinterpret_cast<uint8_t**>(&raw), flags);
   const Idn2String result(raw);
-  if (rc == IDN2_OK) out = result.get();
+  if (rc == IDN2_OK) {
+    out = result.get();
+  }
   return rc;
 }
 
@@ -51,16 +51,22 @@ std::optional<std::u32string> decodeLabels(std::string_view ascii) {
   size_t start = 0;
   while (true) {
     size_t dot = ascii.find('.', start);
-    if (dot == std::string_view::npos) dot = ascii.size();
+    if (dot == std::string_view::npos) {
+      dot = ascii.size();
+    }
     const std::string_view label = ascii.substr(start, dot - start);
     if (label.starts_with("xn--")) {
       const std::optional<std::u32string> decoded = punycodeDecode(label.substr(4));
-      if (!decoded) return std::nullopt;
+      if (!decoded) {
+        return std::nullopt;
+      }
       out.append(*decoded);
     } else {
       out.append(label.begin(), label.end());
     }
-    if (dot == ascii.size()) return out;
+    if (dot == ascii.size()) {
+      return out;
+    }
     out.push_back('.');
     start = dot + 1;
   }
@@ -82,7 +88,9 @@ bool isInRtlBlock(char32_t c) {
 std::optional<std::u32string> unlessRightToLeft(std::optional<std::u32string> mapped) {
   if (mapped) {
     for (const char32_t c : *mapped) {
-      if (isInRtlBlock(c)) return std::nullopt;
+      if (isInRtlBlock(c)) {
+        return std::nullopt;
+      }
     }
   }
   return mapped;
@@ -102,9 +110,13 @@ std::optional<std::u32string> mapParts(const std::vector<std::u32string>& parts,
                                        std::u32string_view separator) {
   std::u32string out;
   for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out.append(separator);
+    if (i > 0) {
+      out.append(separator);
+    }
     const std::optional<std::u32string> mapped = mapLabel(parts[i]);
-    if (!mapped) return std::nullopt;
+    if (!mapped) {
+      return std::nullopt;
+    }
     out.append(*mapped);
   }
   return out;
@@ -137,16 +149,22 @@ std::optional<std::u32string> mapLabel(const std::u32string& label) {
   if (ascii) {
     std::u32string lower = label;
     for (char32_t& c : lower) {
-      if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
+      if (c >= 'A' && c <= 'Z') {
+        c += 'a' - 'A';
+      }
     }
     return lower;
   }
   std::string out;
   int rc = idn2Lookup(label, IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT, out);
-  if (rc == IDN2_OK) return decodeLabels(out);
+  if (rc == IDN2_OK) {
+    return decodeLabels(out);
+  }
   if (rc == IDN2_DISALLOWED && !deviation) {
     rc = idn2Lookup(label, IDN2_TRANSITIONAL, out);
-    if (rc == IDN2_OK) return unlessRightToLeft(decodeLabels(out));
+    if (rc == IDN2_OK) {
+      return unlessRightToLeft(decodeLabels(out));
+    }
   }
   if (isHyphenError(rc) && label.find('-') != std::u32string::npos) {
     std::vector<std::u32string> parts;
@@ -168,7 +186,9 @@ std::optional<std::u32string> mapLabel(const std::u32string& label) {
         start = i;
       }
     }
-    if (parts.size() > 1) return unlessRightToLeft(mapParts(parts, U""));
+    if (parts.size() > 1) {
+      return unlessRightToLeft(mapParts(parts, U""));
+    }
   }
   return std::nullopt;
 }
@@ -176,24 +196,42 @@ std::optional<std::u32string> mapLabel(const std::u32string& label) {
 // The ASCII form of one label (from a non-ASCII domain): each label of its mapping,
 // Punycode-encoded with "xn--" if it is not ASCII.
 std::optional<std::string> labelToAscii(const std::u32string& label) {
+  if (label.size() > kMaxLabelCodePoints) {
+    return std::nullopt;
+  }
   const std::optional<std::u32string> mapped = mapLabel(label);
-  if (!mapped) return std::nullopt;
+  if (!mapped) {
+    return std::nullopt;
+  }
   std::string out;
   size_t start = 0;
   while (true) {
     size_t dot = mapped->find('.', start);
-    if (dot == std::u32string::npos) dot = mapped->size();
+    if (dot == std::u32string::npos) {
+      dot = mapped->size();
+    }
     const std::u32string_view part = std::u32string_view(*mapped).substr(start, dot - start);
+    // Real A-labels were decoded by now; a label that still starts with "xn--" would be encoded
+    // twice (UTS #46 §4.1: with CheckHyphens false, a label must not begin with "xn--").
+    if (part.starts_with(U"xn--")) {
+      return std::nullopt;
+    }
     bool ascii = true;
-    for (const char32_t c : part) ascii = ascii && c < 0x80;
+    for (const char32_t c : part) {
+      ascii = ascii && c < 0x80;
+    }
     if (ascii) {
       out.append(part.begin(), part.end());
     } else {
       const std::optional<std::string> encoded = punycodeEncode(part);
-      if (!encoded) return std::nullopt;
+      if (!encoded) {
+        return std::nullopt;
+      }
       out.append("xn--").append(*encoded);
     }
-    if (dot == mapped->size()) return out;
+    if (dot == mapped->size()) {
+      return out;
+    }
     out.push_back('.');
     start = dot + 1;
   }
@@ -203,10 +241,16 @@ std::optional<std::string> labelToAscii(const std::u32string& label) {
 // label that UTS #46 leaves unchanged (UTS #46 §4 step 4), so it encodes back to itself.
 bool isValidALabel(const std::string& label) {
   const std::optional<std::u32string> decoded = punycodeDecode(std::string_view(label).substr(4));
-  if (!decoded || decoded->empty()) return false;
+  if (!decoded || decoded->empty()) {
+    return false;
+  }
   bool ascii = true;
-  for (const char32_t c : *decoded) ascii = ascii && c < 0x80;
-  if (ascii) return false;
+  for (const char32_t c : *decoded) {
+    ascii = ascii && c < 0x80;
+  }
+  if (ascii) {
+    return false;
+  }
   const std::optional<std::string> encoded = labelToAscii(*decoded);
   return encoded && *encoded == label;
 }
@@ -238,33 +282,51 @@ bool isForbiddenDomainCodePoint(unsigned char c) noexcept {
 std::optional<std::string> domainToAscii(std::string_view domain) {
   std::string result;
   if (isAscii(domain)) {
-    result = asciiLowercase(domain);
+    result = toLowerAscii(domain);
   } else {
+    if (domain.size() > kMaxUnicodeDomainBytes) {
+      return std::nullopt;
+    }
     std::u32string codePoints;
-    if (!decodeUtf8(domain, codePoints)) return std::nullopt;
+    if (!decodeUtf8(domain, codePoints)) {
+      return std::nullopt;
+    }
     size_t start = 0;
     for (size_t i = 0; i <= codePoints.size(); ++i) {
-      if (i < codePoints.size() && !isLabelSeparator(codePoints[i])) continue;
-      if (start != 0) result.push_back('.');
+      if (i < codePoints.size() && !isLabelSeparator(codePoints[i])) {
+        continue;
+      }
+      if (start != 0) {
+        result.push_back('.');
+      }
       const std::u32string label = codePoints.substr(start, i - start);
       bool ascii = true;
-      for (const char32_t c : label) ascii = ascii && c < 0x80;
+      for (const char32_t c : label) {
+        ascii = ascii && c < 0x80;
+      }
       if (ascii) {
-        const std::string lower = asciiLowercase(std::string(label.begin(), label.end()));
-        if (lower.starts_with("xn--") && !isValidALabel(lower)) return std::nullopt;
+        const std::string lower = toLowerAscii(std::string(label.begin(), label.end()));
+        if (lower.starts_with("xn--") && !isValidALabel(lower)) {
+          return std::nullopt;
+        }
         result.append(lower);
       } else {
-        if (label.size() > kMaxLabelCodePoints) return std::nullopt;
         const std::optional<std::string> encoded = labelToAscii(label);
-        if (!encoded) return std::nullopt;
+        if (!encoded) {
+          return std::nullopt;
+        }
         result.append(*encoded);
       }
       start = i + 1;
     }
   }
-  if (result.empty()) return std::nullopt;
+  if (result.empty()) {
+    return std::nullopt;
+  }
   for (const char c : result) {
-    if (isForbiddenDomainCodePoint(static_cast<unsigned char>(c))) return std::nullopt;
+    if (isForbiddenDomainCodePoint(static_cast<unsigned char>(c))) {
+      return std::nullopt;
+    }
   }
   return result;
 }

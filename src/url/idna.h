@@ -16,7 +16,8 @@ namespace tern::internal {
 // An all-ASCII domain is lowercased without further IDNA processing (its "xn--" labels are not
 // decoded), as the URL Standard's conformance tests expect. Other labels go through libidn2; where
 // libidn2 is stricter than UTS #46 (IDNA2008 rules, hyphen and length checks) this compensates as
-// far as libidn2's API allows; see idna.cc for what remains.
+// far as libidn2's API allows; see idna.cc for what remains. To bound the work per host, a
+// non-ASCII domain over 16 KiB or with a label over 1024 code points is rejected.
 std::optional<std::string> domainToAscii(std::string_view domain);
 
 // True for the URL Standard's forbidden domain code points: the forbidden host code points, C0

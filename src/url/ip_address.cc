@@ -15,7 +15,9 @@ bool isDigit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 // The WHATWG IPv4 number parser: the value (saturated at kIpv4NumberLimit), or std::nullopt.
 std::optional<uint64_t> parseIpv4Number(std::string_view input) noexcept {
-  if (input.empty()) return std::nullopt;
+  if (input.empty()) {
+    return std::nullopt;
+  }
   int radix = 10;
   if (input.size() >= 2 && input[0] == '0' && (input[1] == 'x' || input[1] == 'X')) {
     input.remove_prefix(2);
@@ -24,13 +26,19 @@ std::optional<uint64_t> parseIpv4Number(std::string_view input) noexcept {
     input.remove_prefix(1);
     radix = 8;
   }
-  if (input.empty()) return 0;
+  if (input.empty()) {
+    return 0;
+  }
   uint64_t value = 0;
   for (const char c : input) {
     const int digit = hexValue(c);
-    if (digit < 0 || digit >= radix) return std::nullopt;
+    if (digit < 0 || digit >= radix) {
+      return std::nullopt;
+    }
     value = value * radix + digit;
-    if (value >= kIpv4NumberLimit) value = kIpv4NumberLimit;
+    if (value >= kIpv4NumberLimit) {
+      value = kIpv4NumberLimit;
+    }
   }
   return value;
 }
@@ -55,17 +63,27 @@ std::vector<std::string_view> splitOnDots(std::string_view input) {
 bool endsInANumber(std::string_view domain) noexcept {
   if (!domain.empty() && domain.back() == '.') {
     domain.remove_suffix(1);
-    if (domain.empty()) return false;
+    if (domain.empty()) {
+      return false;
+    }
   }
   const size_t dot = domain.rfind('.');
   const std::string_view last = dot == std::string_view::npos ? domain : domain.substr(dot + 1);
-  if (last.empty()) return false;
+  if (last.empty()) {
+    return false;
+  }
   bool allDigits = true;
-  for (const char c : last) allDigits = allDigits && isDigit(c);
-  if (allDigits) return true;
+  for (const char c : last) {
+    allDigits = allDigits && isDigit(c);
+  }
+  if (allDigits) {
+    return true;
+  }
   if (last.size() >= 2 && last[0] == '0' && (last[1] == 'x' || last[1] == 'X')) {
     for (const char c : last.substr(2)) {
-      if (hexValue(c) < 0) return false;
+      if (hexValue(c) < 0) {
+        return false;
+      }
     }
     return true;
   }
@@ -73,25 +91,39 @@ bool endsInANumber(std::string_view domain) noexcept {
 }
 
 std::optional<uint32_t> parseIpv4(std::string_view input) noexcept {
-  if (!input.empty() && input.back() == '.' && input.size() > 1) input.remove_suffix(1);
+  if (!input.empty() && input.back() == '.' && input.size() > 1) {
+    input.remove_suffix(1);
+  }
   // At most four parts: count dots before splitting so a huge input stays cheap.
   size_t dots = 0;
-  for (const char c : input) dots += c == '.';
-  if (dots > 3) return std::nullopt;
+  for (const char c : input) {
+    dots += c == '.';
+  }
+  if (dots > 3) {
+    return std::nullopt;
+  }
   const std::vector<std::string_view> parts = splitOnDots(input);
   std::vector<uint64_t> numbers;
   for (const std::string_view part : parts) {
     const std::optional<uint64_t> number = parseIpv4Number(part);
-    if (!number) return std::nullopt;
+    if (!number) {
+      return std::nullopt;
+    }
     numbers.push_back(*number);
   }
   for (size_t i = 0; i + 1 < numbers.size(); ++i) {
-    if (numbers[i] > 255) return std::nullopt;
+    if (numbers[i] > 255) {
+      return std::nullopt;
+    }
   }
   const uint64_t limit = uint64_t{1} << (8 * (5 - numbers.size()));
-  if (numbers.back() >= limit) return std::nullopt;
+  if (numbers.back() >= limit) {
+    return std::nullopt;
+  }
   uint64_t address = numbers.back();
-  for (size_t i = 0; i + 1 < numbers.size(); ++i) address += numbers[i] << (8 * (3 - i));
+  for (size_t i = 0; i + 1 < numbers.size(); ++i) {
+    address += numbers[i] << (8 * (3 - i));
+  }
   return static_cast<uint32_t>(address);
 }
 
@@ -99,7 +131,9 @@ std::string serializeIpv4(uint32_t address) {
   std::string out;
   for (int shift = 24; shift >= 0; shift -= 8) {
     out.append(std::to_string((address >> shift) & 0xFF));
-    if (shift != 0) out.push_back('.');
+    if (shift != 0) {
+      out.push_back('.');
+    }
   }
   return out;
 }
@@ -113,14 +147,20 @@ std::optional<Ipv6Address> parseIpv6(std::string_view input) noexcept {
     return pointer < input.size() ? static_cast<unsigned char>(input[pointer]) : -1;
   };
   if (c() == ':') {
-    if (pointer + 1 >= input.size() || input[pointer + 1] != ':') return std::nullopt;
+    if (pointer + 1 >= input.size() || input[pointer + 1] != ':') {
+      return std::nullopt;
+    }
     pointer += 2;
     compress = ++pieceIndex;
   }
   while (c() != -1) {
-    if (pieceIndex == 8) return std::nullopt;
+    if (pieceIndex == 8) {
+      return std::nullopt;
+    }
     if (c() == ':') {
-      if (compress) return std::nullopt;
+      if (compress) {
+        return std::nullopt;
+      }
       ++pointer;
       compress = ++pieceIndex;
       continue;
@@ -134,9 +174,13 @@ std::optional<Ipv6Address> parseIpv6(std::string_view input) noexcept {
     }
     if (c() == '.') {
       // An embedded IPv4 address fills the last two pieces.
-      if (length == 0) return std::nullopt;
+      if (length == 0) {
+        return std::nullopt;
+      }
       pointer -= length;
-      if (pieceIndex > 6) return std::nullopt;
+      if (pieceIndex > 6) {
+        return std::nullopt;
+      }
       int numbersSeen = 0;
       while (c() != -1) {
         int ipv4Piece = -1;
@@ -147,7 +191,9 @@ std::optional<Ipv6Address> parseIpv6(std::string_view input) noexcept {
             return std::nullopt;
           }
         }
-        if (c() == -1 || !isDigit(static_cast<char>(c()))) return std::nullopt;
+        if (c() == -1 || !isDigit(static_cast<char>(c()))) {
+          return std::nullopt;
+        }
         while (c() != -1 && isDigit(static_cast<char>(c()))) {
           const int number = c() - '0';
           if (ipv4Piece == -1) {
@@ -157,19 +203,27 @@ std::optional<Ipv6Address> parseIpv6(std::string_view input) noexcept {
           } else {
             ipv4Piece = ipv4Piece * 10 + number;
           }
-          if (ipv4Piece > 255) return std::nullopt;
+          if (ipv4Piece > 255) {
+            return std::nullopt;
+          }
           ++pointer;
         }
         address[pieceIndex] = static_cast<uint16_t>(address[pieceIndex] * 0x100 + ipv4Piece);
         ++numbersSeen;
-        if (numbersSeen == 2 || numbersSeen == 4) ++pieceIndex;
+        if (numbersSeen == 2 || numbersSeen == 4) {
+          ++pieceIndex;
+        }
       }
-      if (numbersSeen != 4) return std::nullopt;
+      if (numbersSeen != 4) {
+        return std::nullopt;
+      }
       break;
     }
     if (c() == ':') {
       ++pointer;
-      if (c() == -1) return std::nullopt;
+      if (c() == -1) {
+        return std::nullopt;
+      }
     } else if (c() != -1) {
       return std::nullopt;
     }
@@ -200,7 +254,9 @@ std::string serializeIpv6(const Ipv6Address& address) {
       continue;
     }
     size_t end = i;
-    while (end < 8 && address[end] == 0) ++end;
+    while (end < 8 && address[end] == 0) {
+      ++end;
+    }
     if (end - i > longest) {
       longest = end - i;
       compress = i;
@@ -224,7 +280,9 @@ std::string serializeIpv6(const Ipv6Address& address) {
         started = true;
       }
     }
-    if (i != 7) out.push_back(':');
+    if (i != 7) {
+      out.push_back(':');
+    }
   }
   return out;
 }

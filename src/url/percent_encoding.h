@@ -13,18 +13,24 @@ class EncodeSet {
  public:
   // The C0 control percent-encode set plus each character in `extra`.
   consteval explicit EncodeSet(std::string_view extra) {
-    for (const char c : extra) add(static_cast<unsigned char>(c));
+    for (const char c : extra) {
+      add(static_cast<unsigned char>(c));
+    }
   }
 
   constexpr bool contains(unsigned char c) const noexcept {
-    if (c < 0x20 || c >= 0x7F) return true;
+    if (c < 0x20 || c >= 0x7F) {
+      return true;
+    }
     return ((c < 64 ? low_ : high_) >> (c % 64)) & 1;
   }
 
   // This set plus the characters in `extra`.
   consteval EncodeSet plus(std::string_view extra) const {
     EncodeSet result = *this;
-    for (const char c : extra) result.add(static_cast<unsigned char>(c));
+    for (const char c : extra) {
+      result.add(static_cast<unsigned char>(c));
+    }
     return result;
   }
 
@@ -70,9 +76,15 @@ std::string percentDecodeBytes(std::string_view in, bool plusIsSpace = false);
 
 // The value of an ASCII hex digit, or -1.
 constexpr int hexValue(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
   return -1;
 }
 

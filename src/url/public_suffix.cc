@@ -23,10 +23,14 @@ const psl_ctx_t* publicSuffixList() {
 
 std::optional<std::string> registrableDomain(std::string_view domain) {
   const psl_ctx_t* psl = publicSuffixList();
-  if (psl == nullptr || domain.empty()) return std::nullopt;
+  if (psl == nullptr || domain.empty()) {
+    return std::nullopt;
+  }
   const std::string host(domain);
   const char* registrable = psl_registrable_domain(psl, host.c_str());
-  if (registrable == nullptr) return std::nullopt;
+  if (registrable == nullptr) {
+    return std::nullopt;
+  }
   return std::string(registrable);
 }
 

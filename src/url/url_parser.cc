@@ -5,6 +5,7 @@
 
 #include "url/host_parser.h"
 #include "url/percent_encoding.h"
+#include "url/url_syntax.h"
 #include "url/utf8.h"
 
 namespace tern::internal {
@@ -32,36 +33,26 @@ enum class State {
 
 bool isAsciiAlpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool isAsciiDigit(int c) { return c >= '0' && c <= '9'; }
-char asciiLower(int c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); }
 
 // Trims leading and trailing C0 controls and spaces, and removes every tab and newline (§4.4 steps
 // 1-3).
 std::string preprocess(std::string_view raw) {
   size_t begin = 0;
   size_t end = raw.size();
-  while (begin < end && static_cast<unsigned char>(raw[begin]) <= 0x20) ++begin;
-  while (end > begin && static_cast<unsigned char>(raw[end - 1]) <= 0x20) --end;
+  while (begin < end && static_cast<unsigned char>(raw[begin]) <= 0x20) {
+    ++begin;
+  }
+  while (end > begin && static_cast<unsigned char>(raw[end - 1]) <= 0x20) {
+    --end;
+  }
   std::string out;
   out.reserve(end - begin);
   for (size_t i = begin; i < end; ++i) {
-    if (raw[i] != '\t' && raw[i] != '\n' && raw[i] != '\r') out.push_back(raw[i]);
+    if (raw[i] != '\t' && raw[i] != '\n' && raw[i] != '\r') {
+      out.push_back(raw[i]);
+    }
   }
   return sanitizeUtf8(out);
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (asciiLower(a[i]) != asciiLower(b[i])) return false;
-  }
-  return true;
-}
-
-bool isSingleDotSegment(std::string_view s) { return s == "." || equalsIgnoreCase(s, "%2e"); }
-
-bool isDoubleDotSegment(std::string_view s) {
-  return s == ".." || equalsIgnoreCase(s, ".%2e") || equalsIgnoreCase(s, "%2e.") ||
-         equalsIgnoreCase(s, "%2e%2e");
 }
 
 // The first six code points of `input` followed by "...", as OkHttp abbreviates it in messages.
@@ -69,9 +60,13 @@ std::string abbreviate(std::string_view input) {
   size_t end = 0;
   for (int count = 0; end < input.size() && count < 6; ++count) {
     ++end;
-    while (end < input.size() && (static_cast<unsigned char>(input[end]) & 0xC0) == 0x80) ++end;
+    while (end < input.size() && (static_cast<unsigned char>(input[end]) & 0xC0) == 0x80) {
+      ++end;
+    }
   }
-  if (end == input.size()) return std::string(input);
+  if (end == input.size()) {
+    return std::string(input);
+  }
   return std::string(input.substr(0, end)) + "...";
 }
 
@@ -89,7 +84,9 @@ class Parser {
   UrlParseResult fail(std::string message) { return {std::nullopt, std::move(message)}; }
   void copyAuthorityFromBase();
   void shortenPath() {
-    if (!url_.path.empty()) url_.path.pop_back();
+    if (!url_.path.empty()) {
+      url_.path.pop_back();
+    }
   }
   bool parseHostBuffer();
   std::string portText(ptrdiff_t from) const;
@@ -109,7 +106,9 @@ void Parser::copyAuthorityFromBase() {
 
 bool Parser::parseHostBuffer() {
   std::optional<std::string> host = parseHost(buffer_);
-  if (!host) return false;
+  if (!host) {
+    return false;
+  }
   url_.host = std::move(*host);
   buffer_.clear();
   return true;
@@ -137,7 +136,7 @@ UrlParseResult Parser::run() {
     switch (state) {
       case State::kSchemeStart:
         if (isAsciiAlpha(c)) {
-          buffer_.push_back(asciiLower(c));
+          buffer_.push_back(toLowerAscii(static_cast<char>(c)));
           state = State::kScheme;
         } else {
           state = State::kNoScheme;
@@ -147,7 +146,7 @@ UrlParseResult Parser::run() {
 
       case State::kScheme:
         if (isAsciiAlpha(c) || isAsciiDigit(c) || c == '+' || c == '-' || c == '.') {
-          buffer_.push_back(asciiLower(c));
+          buffer_.push_back(toLowerAscii(static_cast<char>(c)));
         } else if (c == ':') {
           if (!isHttpUrlScheme(buffer_)) {
             return fail("Expected URL scheme 'http' or 'https' but was '" +
@@ -235,7 +234,9 @@ UrlParseResult Parser::run() {
 
       case State::kAuthority:
         if (c == '@') {
-          if (atSignSeen) buffer_.insert(0, "%40");
+          if (atSignSeen) {
+            buffer_.insert(0, "%40");
+          }
           atSignSeen = true;
           for (const char ch : buffer_) {
             if (ch == ':' && !passwordTokenSeen) {
@@ -247,7 +248,9 @@ UrlParseResult Parser::run() {
           }
           buffer_.clear();
         } else if (c == kEof || c == '/' || c == '?' || c == '#' || c == '\\') {
-          if (atSignSeen && buffer_.empty()) return fail("Invalid URL host: \"\"");
+          if (atSignSeen && buffer_.empty()) {
+            return fail("Invalid URL host: \"\"");
+          }
           pointer -= static_cast<ptrdiff_t>(buffer_.size()) + 1;
           buffer_.clear();
           state = State::kHost;
@@ -258,18 +261,30 @@ UrlParseResult Parser::run() {
 
       case State::kHost:
         if (c == ':' && !insideBrackets) {
-          if (buffer_.empty()) return fail("Invalid URL host: \"\"");
-          if (!parseHostBuffer()) return fail("Invalid URL host: \"" + buffer_ + "\"");
+          if (buffer_.empty()) {
+            return fail("Invalid URL host: \"\"");
+          }
+          if (!parseHostBuffer()) {
+            return fail("Invalid URL host: \"" + buffer_ + "\"");
+          }
           state = State::kPort;
           portStart = pointer + 1;
         } else if (c == kEof || c == '/' || c == '?' || c == '#' || c == '\\') {
           --pointer;
-          if (buffer_.empty()) return fail("Invalid URL host: \"\"");
-          if (!parseHostBuffer()) return fail("Invalid URL host: \"" + buffer_ + "\"");
+          if (buffer_.empty()) {
+            return fail("Invalid URL host: \"\"");
+          }
+          if (!parseHostBuffer()) {
+            return fail("Invalid URL host: \"" + buffer_ + "\"");
+          }
           state = State::kPathStart;
         } else {
-          if (c == '[') insideBrackets = true;
-          if (c == ']') insideBrackets = false;
+          if (c == '[') {
+            insideBrackets = true;
+          }
+          if (c == ']') {
+            insideBrackets = false;
+          }
           buffer_.push_back(static_cast<char>(c));
         }
         break;
@@ -282,7 +297,9 @@ UrlParseResult Parser::run() {
             uint32_t port = 0;
             for (const char digit : buffer_) {
               port = port * 10 + (digit - '0');
-              if (port > 65535) return fail("Invalid URL port: \"" + buffer_ + "\"");
+              if (port > 65535) {
+                return fail("Invalid URL port: \"" + buffer_ + "\"");
+              }
             }
             if (static_cast<int>(port) == defaultPortForScheme(url_.scheme)) {
               url_.port.reset();
@@ -300,7 +317,9 @@ UrlParseResult Parser::run() {
 
       case State::kPathStart:
         state = State::kPath;
-        if (c != '/' && c != '\\') --pointer;
+        if (c != '/' && c != '\\') {
+          --pointer;
+        }
         break;
 
       case State::kPath:
@@ -308,9 +327,13 @@ UrlParseResult Parser::run() {
           const bool slash = c == '/' || c == '\\';
           if (isDoubleDotSegment(buffer_)) {
             shortenPath();
-            if (!slash) url_.path.emplace_back();
+            if (!slash) {
+              url_.path.emplace_back();
+            }
           } else if (isSingleDotSegment(buffer_)) {
-            if (!slash) url_.path.emplace_back();
+            if (!slash) {
+              url_.path.emplace_back();
+            }
           } else {
             url_.path.push_back(std::move(buffer_));
           }
@@ -348,10 +371,14 @@ UrlParseResult Parser::run() {
         }
         break;
     }
-    if (pointer >= size()) break;
+    if (pointer >= size()) {
+      break;
+    }
     ++pointer;
   }
-  if (url_.path.empty()) url_.path.emplace_back();
+  if (url_.path.empty()) {
+    url_.path.emplace_back();
+  }
   return {std::move(url_), {}};
 }
 

@@ -4,8 +4,12 @@
 namespace tern::internal {
 
 int defaultPortForScheme(std::string_view scheme) noexcept {
-  if (scheme == "http" || scheme == "ws") return 80;
-  if (scheme == "https" || scheme == "wss") return 443;
+  if (scheme == "http" || scheme == "ws") {
+    return 80;
+  }
+  if (scheme == "https" || scheme == "wss") {
+    return 443;
+  }
   return -1;
 }
 

@@ -25,22 +25,34 @@ size_t decodeOne(std::string_view in, size_t pos, char32_t& codePoint, size_t& s
   } else if (b0 >= 0xE0 && b0 <= 0xEF) {
     length = 3;
     codePoint = b0 & 0x0F;
-    if (b0 == 0xE0) lower = 0xA0;
-    if (b0 == 0xED) upper = 0x9F;  // No surrogates.
+    if (b0 == 0xE0) {
+      lower = 0xA0;
+    }
+    if (b0 == 0xED) {
+      upper = 0x9F;  // No surrogates.
+    }
   } else if (b0 >= 0xF0 && b0 <= 0xF4) {
     length = 4;
     codePoint = b0 & 0x07;
-    if (b0 == 0xF0) lower = 0x90;
-    if (b0 == 0xF4) upper = 0x8F;  // Nothing above U+10FFFF.
+    if (b0 == 0xF0) {
+      lower = 0x90;
+    }
+    if (b0 == 0xF4) {
+      upper = 0x8F;  // Nothing above U+10FFFF.
+    }
   } else {
     return 0;
   }
   for (size_t i = 1; i < length; ++i) {
-    if (pos + i >= in.size()) return 0;
+    if (pos + i >= in.size()) {
+      return 0;
+    }
     const uint8_t b = byte(pos + i);
     const uint8_t lo = i == 1 ? lower : 0x80;
     const uint8_t hi = i == 1 ? upper : 0xBF;
-    if (b < lo || b > hi) return 0;
+    if (b < lo || b > hi) {
+      return 0;
+    }
     codePoint = (codePoint << 6) | (b & 0x3F);
     subpart = i + 1;
   }
@@ -50,7 +62,9 @@ size_t decodeOne(std::string_view in, size_t pos, char32_t& codePoint, size_t& s
 }  // namespace
 
 std::string sanitizeUtf8(std::string_view in) {
-  if (isValidUtf8(in)) return std::string(in);
+  if (isValidUtf8(in)) {
+    return std::string(in);
+  }
   std::string out;
   out.reserve(in.size() + 8);
   size_t pos = 0;
@@ -79,7 +93,9 @@ bool isValidUtf8(std::string_view in) noexcept {
     char32_t codePoint = 0;
     size_t subpart = 1;
     const size_t length = decodeOne(in, pos, codePoint, subpart);
-    if (length == 0) return false;
+    if (length == 0) {
+      return false;
+    }
     pos += length;
   }
   return true;
@@ -93,7 +109,9 @@ bool decodeUtf8(std::string_view in, std::u32string& out) {
     char32_t codePoint = 0;
     size_t subpart = 1;
     const size_t length = decodeOne(in, pos, codePoint, subpart);
-    if (length == 0) return false;
+    if (length == 0) {
+      return false;
+    }
     out.push_back(codePoint);
     pos += length;
   }
@@ -120,7 +138,9 @@ void appendUtf8(std::string& out, char32_t codePoint) {
 
 bool isAscii(std::string_view in) noexcept {
   for (const char c : in) {
-    if (static_cast<uint8_t>(c) >= 0x80) return false;
+    if (static_cast<uint8_t>(c) >= 0x80) {
+      return false;
+    }
   }
   return true;
 }

@@ -19,7 +19,9 @@ constexpr size_t kSeg = Buffer::kSegmentSize;
 std::vector<std::byte> randomBytes(size_t size, uint32_t seed) {
   std::mt19937 random(seed);
   std::vector<std::byte> result(size);
-  for (auto& b : result) b = static_cast<std::byte>(random() & 0xff);
+  for (auto& b : result) {
+    b = static_cast<std::byte>(random() & 0xff);
+  }
   return result;
 }
 
@@ -173,7 +175,9 @@ TEST(BufferTest, ManySingleByteMovesStayCompact) {
   Buffer sink;
   Buffer source;
   source.writeUtf8(std::string(kSeg * 2, 'z'));
-  while (source.size() > 0) sink.write(source, 1);
+  while (source.size() > 0) {
+    sink.write(source, 1);
+  }
   EXPECT_EQ(segmentSizes(sink), (std::vector<size_t>{kSeg, kSeg}));
 }
 
@@ -291,8 +295,9 @@ TEST(BufferTest, MoveLeavesTheSourceEmptyAndUsable) {
   const std::byte* data = segmentData(a)[0];
   Buffer b(std::move(a));
   EXPECT_EQ(segmentData(b)[0], data);
-  EXPECT_EQ(a.size(), 0);  // NOLINT(bugprone-use-after-move): documented as empty.
-  a.writeUtf8("again");
+  // A moved-from buffer is documented to be empty and usable.
+  EXPECT_EQ(a.size(), 0);  // NOLINT(bugprone-use-after-move,clang-analyzer-cplusplus.Move)
+  a.writeUtf8("again");    // NOLINT(bugprone-use-after-move,clang-analyzer-cplusplus.Move)
   Buffer c;
   c = std::move(b);
   EXPECT_EQ(c.size(), static_cast<int64_t>(kSeg + 1));
@@ -401,7 +406,7 @@ TEST(BufferTest, BufferIsABufferedSourceAndSinkWithNoTimeout) {
 }
 
 TEST(BufferTest, SeveralMebibytesRoundTripThroughWritesOfVaryingSize) {
-  std::vector<std::byte> data = randomBytes(5 * 1024 * 1024 + 123, 42);
+  std::vector<std::byte> data = randomBytes(size_t{5} * 1024 * 1024 + 123, 42);
   Buffer buffer;
   std::mt19937 random(1);
   for (size_t pos = 0; pos < data.size();) {
@@ -414,7 +419,7 @@ TEST(BufferTest, SeveralMebibytesRoundTripThroughWritesOfVaryingSize) {
 }
 
 TEST(BufferTest, SeveralMebibytesSurviveRandomMovesBetweenBuffers) {
-  std::vector<std::byte> data = randomBytes(4 * 1024 * 1024, 99);
+  std::vector<std::byte> data = randomBytes(size_t{4} * 1024 * 1024, 99);
   Buffer a;
   a.write(std::span<const std::byte>(data));
   Buffer b;
@@ -422,8 +427,12 @@ TEST(BufferTest, SeveralMebibytesSurviveRandomMovesBetweenBuffers) {
   std::mt19937 random(2);
   // a → b → c in random-sized steps, so segments are moved, divided and compacted.
   while (a.size() > 0 || b.size() > 0) {
-    if (a.size() > 0) b.write(a, std::min<int64_t>(a.size(), random() % (2 * kSeg) + 1));
-    if (b.size() > 0) c.write(b, std::min<int64_t>(b.size(), random() % (2 * kSeg) + 1));
+    if (a.size() > 0) {
+      b.write(a, std::min<int64_t>(a.size(), random() % (2 * kSeg) + 1));
+    }
+    if (b.size() > 0) {
+      c.write(b, std::min<int64_t>(b.size(), random() % (2 * kSeg) + 1));
+    }
   }
   EXPECT_EQ(c.size(), static_cast<int64_t>(data.size()));
   // Compaction keeps memory bounded: at most about one partial segment per move of a segment.
@@ -437,7 +446,9 @@ TEST(BufferTest, InterleavedWritesAndReadsKeepFifoOrderAcrossManySegments) {
   int64_t next = 0;
   for (int round = 0; round < 2000; ++round) {
     int count = static_cast<int>(random() % 1000);
-    for (int i = 0; i < count; ++i) buffer.writeLong(next++);
+    for (int i = 0; i < count; ++i) {
+      buffer.writeLong(next++);
+    }
     int64_t reads = std::min<int64_t>(buffer.size() / 8, random() % 900);
     for (int64_t i = 0; i < reads; ++i) {
       int64_t expected = next - buffer.size() / 8;

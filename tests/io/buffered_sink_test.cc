@@ -167,7 +167,9 @@ TEST_P(BufferedSinkTest, DecimalAndHexRoundTripThroughTheReaders) {
   std::mt19937_64 random(11);
   for (int i = 0; i < 2000; ++i) {
     auto value = static_cast<int64_t>(random() >> (random() % 64));
-    if (i % 2 == 1) value = -value;
+    if (i % 2 == 1) {
+      value = -value;
+    }
     sink_->writeDecimalLong(value).writeUtf8(" ");
     sink_->writeHexadecimalUnsignedLong(static_cast<uint64_t>(value)).writeUtf8("\n");
     sink_->flush();
@@ -222,8 +224,10 @@ TEST_P(BufferedSinkTest, WriteBufferMovesItsBytes) {
 
 TEST_P(BufferedSinkTest, LargeWritesRoundTrip) {
   std::mt19937 random(17);
-  std::vector<std::byte> data(3 * 1024 * 1024 + 7);
-  for (auto& b : data) b = static_cast<std::byte>(random() & 0xff);
+  std::vector<std::byte> data(size_t{3} * 1024 * 1024 + 7);
+  for (auto& b : data) {
+    b = static_cast<std::byte>(random() & 0xff);
+  }
   for (size_t pos = 0; pos < data.size();) {
     size_t n = std::min<size_t>(data.size() - pos, random() % 50000 + 1);
     sink_->write(std::span<const std::byte>(data.data() + pos, n));
@@ -239,115 +243,6 @@ std::string factoryName(const ::testing::TestParamInfo<Factory>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Factories, BufferedSinkTest,
                          ::testing::Values(Factory::kBuffer, Factory::kBufferedSink), factoryName);
-
-// RealBufferedSink (what tern::buffer() returns) -----------------------------------------------
-
-TEST(RealBufferedSinkTest, HoldsBytesUntilASegmentIsComplete) {
-  testing::RecordingSink out;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(out);
-  sink->writeUtf8(repeat('a', kSeg - 1));
-  EXPECT_TRUE(out.log().empty());
-  sink->writeUtf8("a");
-  EXPECT_EQ(out.log(), std::vector<std::string>{"write(8192)"});
-  EXPECT_EQ(sink->buffer().size(), 0);
-}
-
-TEST(RealBufferedSinkTest, EmitsOnlyCompleteSegmentsOfALargeWrite) {
-  testing::RecordingSink out;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(out);
-  sink->writeUtf8(repeat('a', kSeg * 2 + 10));
-  EXPECT_EQ(out.log(), std::vector<std::string>{"write(16384)"});
-  EXPECT_EQ(sink->buffer().size(), 10);
-}
-
-TEST(RealBufferedSinkTest, EmitWritesEverythingWithoutFlushing) {
-  testing::RecordingSink out;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(out);
-  sink->writeUtf8("abc").emit();
-  sink->emit();  // Nothing left: no empty write.
-  EXPECT_EQ(out.log(), std::vector<std::string>{"write(3)"});
-}
-
-TEST(RealBufferedSinkTest, FlushWritesThenFlushes) {
-  testing::RecordingSink out;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(out);
-  sink->writeUtf8("abc");
-  sink->flush();
-  sink->flush();
-  EXPECT_EQ(out.log(), (std::vector<std::string>{"write(3)", "flush()", "flush()"}));
-  EXPECT_EQ(out.data().readUtf8(), "abc");
-}
-
-TEST(RealBufferedSinkTest, CloseWritesBufferedBytesThenCloses) {
-  testing::RecordingSink out;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(out);
-  sink->writeUtf8("abc");
-  sink->close();
-  sink->close();  // Harmless.
-  EXPECT_EQ(out.log(), (std::vector<std::string>{"write(3)", "close()"}));
-}
-
-TEST(RealBufferedSinkTest, CloseStillClosesWhenTheFinalWriteFails) {
-  testing::RecordingSink out;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(out);
-  sink->writeUtf8("abc");
-  out.failNext("disk full");
-  try {
-    sink->close();
-    FAIL() << "expected IOException";
-  } catch (const IOException& e) {
-    EXPECT_STREQ(e.what(), "disk full");
-  }
-  EXPECT_EQ(out.log(), (std::vector<std::string>{"write(3)", "close()"}));
-}
-
-TEST(RealBufferedSinkTest, WritingAfterCloseThrowsLogicError) {
-  testing::RecordingSink out;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(out);
-  sink->close();
-  EXPECT_THROW(sink->writeUtf8("x"), std::logic_error);
-  EXPECT_THROW(sink->flush(), std::logic_error);
-  EXPECT_THROW(sink->emit(), std::logic_error);
-  Buffer source;
-  source.writeUtf8("y");
-  EXPECT_THROW(sink->write(source, 1), std::logic_error);
-  EXPECT_EQ(out.log(), std::vector<std::string>{"close()"});
-}
-
-TEST(RealBufferedSinkTest, DestroyingWithoutFlushDropsBufferedBytes) {
-  testing::RecordingSink out;
-  tern::buffer(out)->writeUtf8("lost");
-  EXPECT_TRUE(out.log().empty());
-}
-
-TEST(RealBufferedSinkTest, OwnsAndClosesAnOwnedSink) {
-  auto recording = std::make_unique<testing::RecordingSink>();
-  testing::RecordingSink& out = *recording;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(std::move(recording));
-  sink->writeUtf8("x");
-  sink->close();
-  EXPECT_EQ(out.log(), (std::vector<std::string>{"write(1)", "close()"}));
-  EXPECT_THROW(tern::buffer(std::unique_ptr<Sink>()), std::invalid_argument);
-}
-
-TEST(RealBufferedSinkTest, TimeoutIsTheUnderlyingSinksTimeout) {
-  testing::RecordingSink out;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(out);
-  EXPECT_EQ(&sink->timeout(), &out.timeout());
-}
-
-TEST(RealBufferedSinkTest, FullSegmentsPassThroughWithoutCopying) {
-  Buffer destination;
-  std::unique_ptr<BufferedSink> sink = tern::buffer(static_cast<Sink&>(destination));
-  Buffer source;
-  source.writeUtf8(repeat('z', kSeg * 2));
-  const std::byte* first = source.readableSegment(0).data();
-  const std::byte* second = source.readableSegment(1).data();
-  sink->write(source, source.size());
-  ASSERT_EQ(destination.segmentCount(), 2u);
-  EXPECT_EQ(destination.readableSegment(0).data(), first);
-  EXPECT_EQ(destination.readableSegment(1).data(), second);
-}
 
 }  // namespace
 }  // namespace tern

@@ -11,73 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "buffered_source_factories.h"
 #include "support/io_fakes.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
 
-namespace tern {
+namespace tern::testing {
 namespace {
-
-constexpr int64_t kSeg = static_cast<int64_t>(Buffer::kSegmentSize);
-
-std::string repeat(char c, int64_t n) { return std::string(static_cast<size_t>(n), c); }
-
-std::vector<std::byte> bytes(std::initializer_list<int> values) {
-  std::vector<std::byte> result;
-  for (int v : values) result.push_back(static_cast<std::byte>(v));
-  return result;
-}
-
-// Each way of getting a BufferedSource, as Okio's BufferedSourceTest factories. Tests write to
-// `sink` (then emit()) and read from `source`.
-enum class Factory {
-  kBuffer,                // The Buffer itself.
-  kBufferedSource,        // tern::buffer() over a Buffer.
-  kOneByteAtATimeSource,  // tern::buffer() over a source that returns one byte per read.
-  kOneBytePerSegment,     // A Buffer whose every byte sits in its own segment.
-  kPeek,                  // Buffer::peek().
-};
-
-class BufferedSourceTest : public ::testing::TestWithParam<Factory> {
- protected:
-  void SetUp() override {
-    switch (GetParam()) {
-      case Factory::kBuffer:
-        sink_ = &data_;
-        source_ = &data_;
-        break;
-      case Factory::kBufferedSource:
-        sink_ = &data_;
-        ownedSource_ = tern::buffer(static_cast<Source&>(data_));
-        break;
-      case Factory::kOneByteAtATimeSource:
-        sink_ = &data_;
-        ownedSource_ = tern::buffer(std::make_unique<testing::TrickleSource>(data_, 1));
-        break;
-      case Factory::kOneBytePerSegment:
-        ownedSink_ = tern::buffer(std::make_unique<testing::OneBytePerSegmentSink>(data_));
-        source_ = &data_;
-        break;
-      case Factory::kPeek:
-        sink_ = &data_;
-        ownedSource_ = data_.peek();
-        break;
-    }
-    if (ownedSink_) sink_ = ownedSink_.get();
-    if (ownedSource_) source_ = ownedSource_.get();
-  }
-
-  bool oneByteAtATime() const { return GetParam() == Factory::kOneByteAtATimeSource; }
-
-  // Writes `text` and makes it readable.
-  void write(std::string_view text) { sink_->writeUtf8(text).emit(); }
-
-  Buffer data_;
-  std::unique_ptr<BufferedSink> ownedSink_;
-  std::unique_ptr<BufferedSource> ownedSource_;
-  BufferedSink* sink_ = nullptr;
-  BufferedSource* source_ = nullptr;
-};
 
 TEST_P(BufferedSourceTest, ReadBytes) {
   sink_->write(bytes({0xab, 0xcd})).emit();
@@ -507,110 +447,6 @@ TEST_P(BufferedSourceTest, ReadHexadecimalRejectsGarbage) {
   EXPECT_THROW(source_->readHexadecimalUnsignedLong(), EOFException);
 }
 
-TEST_P(BufferedSourceTest, ReadUtf8LineHandlesLfCrlfAndAFinalUnterminatedLine) {
-  write("abc\ndef\r\n\nghi\rjkl\r\nlast");
-  EXPECT_EQ(source_->readUtf8Line(), "abc");
-  EXPECT_EQ(source_->readUtf8Line(), "def");
-  EXPECT_EQ(source_->readUtf8Line(), "");
-  EXPECT_EQ(source_->readUtf8Line(), "ghi\rjkl");  // A lone CR is not a terminator.
-  EXPECT_EQ(source_->readUtf8Line(), "last");
-  EXPECT_EQ(source_->readUtf8Line(), std::nullopt);
-}
-
-TEST_P(BufferedSourceTest, ReadUtf8LineWithTrailingNewlineEndsWithNullopt) {
-  write("abc\ndef\n");
-  EXPECT_EQ(source_->readUtf8Line(), "abc");
-  EXPECT_EQ(source_->readUtf8Line(), "def");
-  EXPECT_EQ(source_->readUtf8Line(), std::nullopt);
-}
-
-TEST_P(BufferedSourceTest, ReadUtf8LineWithCrlfSplitAcrossSegments) {
-  write(repeat('a', kSeg - 1) + "\r\nnext\r\n");
-  EXPECT_EQ(source_->readUtf8Line(), repeat('a', kSeg - 1));
-  EXPECT_EQ(source_->readUtf8LineStrict(), "next");
-}
-
-TEST_P(BufferedSourceTest, ReadUtf8LineStrictReadsLines) {
-  write("abc\ndef\r\n");
-  EXPECT_EQ(source_->readUtf8LineStrict(), "abc");
-  EXPECT_EQ(source_->readUtf8LineStrict(), "def");
-  try {
-    source_->readUtf8LineStrict();
-    FAIL() << "expected EOFException";
-  } catch (const EOFException& e) {
-    EXPECT_STREQ(e.what(), "\\n not found: limit=0 content=\u2026");
-  }
-}
-
-TEST_P(BufferedSourceTest, ReadUtf8LineStrictAcceptsALineOfExactlyTheLimit) {
-  write("12345\n");
-  EXPECT_EQ(source_->readUtf8LineStrict(5), "12345");
-  write("12345\r\n");
-  EXPECT_EQ(source_->readUtf8LineStrict(5), "12345");
-  EXPECT_TRUE(source_->exhausted());
-}
-
-TEST_P(BufferedSourceTest, ReadUtf8LineStrictRejectsALineOfLimitPlusOne) {
-  write("123456\r\n");
-  try {
-    source_->readUtf8LineStrict(5);
-    FAIL() << "expected EOFException";
-  } catch (const EOFException& e) {
-    // The content shows what was buffered, which depends on how the source delivers bytes.
-    EXPECT_EQ(std::string(e.what()).rfind("\\n not found: limit=5 content=313233343536", 0), 0u)
-        << e.what();
-  }
-  EXPECT_EQ(source_->readUtf8LineStrict(6), "123456") << "nothing consumed";
-}
-
-TEST_P(BufferedSourceTest, ReadUtf8LineStrictNeedsTheWholeCrlfAtTheLimit) {
-  write("abc\r");
-  try {
-    source_->readUtf8LineStrict(3);
-    FAIL() << "expected EOFException";
-  } catch (const EOFException& e) {
-    EXPECT_STREQ(e.what(), "\\n not found: limit=3 content=6162630d\u2026");
-  }
-  source_->readUtf8();
-  write("abc");
-  try {
-    source_->readUtf8LineStrict(3);
-    FAIL() << "expected EOFException";
-  } catch (const EOFException& e) {
-    EXPECT_STREQ(e.what(), "\\n not found: limit=3 content=616263\u2026");
-  }
-}
-
-TEST_P(BufferedSourceTest, ReadUtf8LineStrictEmptyLineWithZeroLimit) {
-  write("\r\nabc");
-  EXPECT_EQ(source_->readUtf8LineStrict(0), "");
-  EXPECT_EQ(source_->readUtf8(), "abc");
-  EXPECT_THROW(source_->readUtf8LineStrict(-1), std::invalid_argument);
-}
-
-TEST_P(BufferedSourceTest, ReadUtf8LineStrictErrorShowsAtMost32Bytes) {
-  write("aaaaaaaabbbbbbbbccccccccdddddddde");
-  try {
-    source_->readUtf8LineStrict();
-    FAIL() << "expected EOFException";
-  } catch (const EOFException& e) {
-    EXPECT_STREQ(e.what(),
-                 "\\n not found: limit=33 content=6161616161616161626262626262626263636363636363636"
-                 "464646464646464\u2026");
-  }
-}
-
-TEST_P(BufferedSourceTest, ReadUtf8LineStrictWithLimitsAroundTheSegmentSize) {
-  for (int64_t length : {int64_t{1}, kSeg - 2, kSeg - 1, kSeg, kSeg * 3}) {
-    for (std::string_view terminator : {"\n", "\r\n"}) {
-      write(repeat('a', length) + std::string(terminator) + repeat('b', length));
-      EXPECT_EQ(source_->readUtf8LineStrict(length), repeat('a', length))
-          << length << " " << terminator.size();
-      EXPECT_EQ(source_->readUtf8(), repeat('b', length));
-    }
-  }
-}
-
 TEST_P(BufferedSourceTest, PeekReadsAheadWithoutConsuming) {
   write("abcdefghi");
   EXPECT_EQ(source_->readUtf8(3), "abc");
@@ -632,8 +468,10 @@ TEST_P(BufferedSourceTest, PeekSeesLargeDataAcrossSegments) {
 
 TEST_P(BufferedSourceTest, RoundTripOfRandomDataWithMixedReads) {
   std::mt19937 random(5);
-  std::vector<std::byte> data(256 * 1024);
-  for (auto& b : data) b = static_cast<std::byte>(random() & 0xff);
+  std::vector<std::byte> data(size_t{256} * 1024);
+  for (auto& b : data) {
+    b = static_cast<std::byte>(random() & 0xff);
+  }
   sink_->write(std::span<const std::byte>(data)).emit();
   std::vector<std::byte> result;
   while (!source_->exhausted()) {
@@ -645,117 +483,8 @@ TEST_P(BufferedSourceTest, RoundTripOfRandomDataWithMixedReads) {
   EXPECT_EQ(result, data);
 }
 
-std::string factoryName(const ::testing::TestParamInfo<Factory>& info) {
-  switch (info.param) {
-    case Factory::kBuffer:
-      return "Buffer";
-    case Factory::kBufferedSource:
-      return "BufferedSource";
-    case Factory::kOneByteAtATimeSource:
-      return "OneByteAtATimeSource";
-    case Factory::kOneBytePerSegment:
-      return "OneBytePerSegment";
-    case Factory::kPeek:
-      return "Peek";
-  }
-  return "Unknown";
-}
-
-INSTANTIATE_TEST_SUITE_P(Factories, BufferedSourceTest,
-                         ::testing::Values(Factory::kBuffer, Factory::kBufferedSource,
-                                           Factory::kOneByteAtATimeSource,
-                                           Factory::kOneBytePerSegment, Factory::kPeek),
-                         factoryName);
-
-// RealBufferedSource (what tern::buffer() returns) ---------------------------------------------
-
-TEST(RealBufferedSourceTest, ReadsFromTheSourceOneSegmentAtATime) {
-  Buffer data;
-  data.writeUtf8(repeat('a', kSeg * 2) + repeat('b', 10));
-  testing::TrickleSource upstream(data, kSeg * 10);
-  std::unique_ptr<BufferedSource> source = tern::buffer(upstream);
-  source->readByte();
-  EXPECT_EQ(source->buffer().size(), kSeg - 1);
-  EXPECT_EQ(data.size(), kSeg + 10);
-  EXPECT_EQ(source->readUtf8(kSeg * 2 - 1), repeat('a', kSeg * 2 - 1));
-  EXPECT_EQ(source->readUtf8(), repeat('b', 10));
-}
-
-TEST(RealBufferedSourceTest, ReadLineStrictNeverBuffersMuchMoreThanTheLimit) {
-  auto endless = std::make_unique<testing::EndlessSource>('a');
-  testing::EndlessSource& upstream = *endless;
-  std::unique_ptr<BufferedSource> source = tern::buffer(std::move(endless));
-  EXPECT_THROW(source->readUtf8LineStrict(100000), EOFException);
-  // The scan stopped near the limit: a peer cannot make us buffer an endless header line.
-  EXPECT_LE(upstream.bytesProduced(), 100000 + 2 + kSeg);
-  EXPECT_LE(source->buffer().size(), 100000 + 2 + kSeg);
-}
-
-TEST(RealBufferedSourceTest, IndexOfStopsReadingAtToIndex) {
-  auto endless = std::make_unique<testing::EndlessSource>('a');
-  testing::EndlessSource& upstream = *endless;
-  std::unique_ptr<BufferedSource> source = tern::buffer(std::move(endless));
-  EXPECT_EQ(source->indexOf(std::byte{'\n'}, 0, 50000), -1);
-  EXPECT_LE(upstream.bytesProduced(), 50000 + kSeg);
-}
-
-TEST(RealBufferedSourceTest, DecimalDigitsAreConsumedAsTheyAreParsed) {
-  // Leading zeros are valid, so the parser must walk them without buffering them all.
-  Buffer data;
-  data.writeUtf8(repeat('0', kSeg * 64) + "7\n");
-  testing::TrickleSource upstream(data, kSeg);
-  std::unique_ptr<BufferedSource> source = tern::buffer(upstream);
-  EXPECT_EQ(source->readDecimalLong(), 7);
-  EXPECT_EQ(source->readUtf8(), "\n");
-}
-
-TEST(RealBufferedSourceTest, CloseClosesTheSourceAndLaterReadsThrow) {
-  Buffer data;
-  data.writeUtf8("abc");
-  auto trickle = std::make_unique<testing::TrickleSource>(data, 10);
-  testing::TrickleSource& upstream = *trickle;
-  std::unique_ptr<BufferedSource> source = tern::buffer(std::move(trickle));
-  EXPECT_EQ(source->readUtf8(1), "a");
-  source->close();
-  source->close();  // Harmless.
-  EXPECT_EQ(upstream.closeCount(), 1);
-  EXPECT_THROW(source->readByte(), std::logic_error);
-  Buffer out;
-  EXPECT_THROW(source->read(out, 1), std::logic_error);
-  EXPECT_THROW(source->exhausted(), std::logic_error);
-}
-
-TEST(RealBufferedSourceTest, NonOwningSourceStillForwardsClose) {
-  Buffer data;
-  testing::TrickleSource upstream(data);
-  {
-    std::unique_ptr<BufferedSource> source = tern::buffer(upstream);
-    source->close();
-  }
-  EXPECT_EQ(upstream.closeCount(), 1);
-  EXPECT_EQ(upstream.readCount(), 0);
-}
-
-TEST(RealBufferedSourceTest, TimeoutIsTheUnderlyingSourcesTimeout) {
-  Buffer data;
-  testing::TrickleSource upstream(data);
-  std::unique_ptr<BufferedSource> source = tern::buffer(upstream);
-  EXPECT_EQ(&source->timeout(), &upstream.timeout());
-}
-
-TEST(RealBufferedSourceTest, NullSourceIsRejected) {
-  EXPECT_THROW(tern::buffer(std::unique_ptr<Source>()), std::invalid_argument);
-}
-
-TEST(RealBufferedSourceTest, ReadMovesBufferedSegmentsWithoutCopying) {
-  Buffer data;
-  data.writeUtf8(repeat('s', kSeg));
-  const std::byte* segment = data.readableSegment(0).data();
-  std::unique_ptr<BufferedSource> source = tern::buffer(static_cast<Source&>(data));
-  Buffer out;
-  EXPECT_EQ(source->read(out, kSeg), kSeg);
-  EXPECT_EQ(out.readableSegment(0).data(), segment);
-}
-
 }  // namespace
-}  // namespace tern
+
+TERN_INSTANTIATE_BUFFERED_SOURCE_SUITE(BufferedSourceTest);
+
+}  // namespace tern::testing

@@ -67,8 +67,10 @@ TEST_F(FileStreamsTest, SinkThenSourceRoundTrip) {
 TEST_F(FileStreamsTest, SeveralMebibytesRoundTrip) {
   fs::path path = dir_ / "large.bin";
   std::mt19937 random(23);
-  std::vector<std::byte> data(6 * 1024 * 1024 + 17);
-  for (auto& b : data) b = static_cast<std::byte>(random() & 0xff);
+  std::vector<std::byte> data(size_t{6} * 1024 * 1024 + 17);
+  for (auto& b : data) {
+    b = static_cast<std::byte>(random() & 0xff);
+  }
 
   std::unique_ptr<BufferedSink> sink = tern::buffer(fileSink(path));
   sink->write(std::span<const std::byte>(data));

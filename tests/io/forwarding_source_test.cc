@@ -17,7 +17,9 @@ class CountingSource final : public ForwardingSource {
   using ForwardingSource::ForwardingSource;
   int64_t read(Buffer& sink, int64_t byteCount) override {
     int64_t read = ForwardingSource::read(sink, byteCount);
-    if (read > 0) total += read;
+    if (read > 0) {
+      total += read;
+    }
     return read;
   }
   int64_t total = 0;

@@ -128,7 +128,9 @@ TEST(TimeoutTest, WaitUntilNotifiedTimesOutWithSocketTimeoutException) {
   timeout.timeout(10ms);
   try {
     // Spurious wakeups return normally; loop as real callers do.
-    while (true) timeout.waitUntilNotified(condition, lock);
+    while (true) {
+      timeout.waitUntilNotified(condition, lock);
+    }
   } catch (const SocketTimeoutException& e) {
     EXPECT_STREQ(e.what(), "timeout");
   }
@@ -156,7 +158,9 @@ TEST(TimeoutTest, WaitUntilNotifiedReturnsWhenNotified) {
   });
   {
     std::unique_lock<std::mutex> lock(mutex);
-    while (!ready) timeout.waitUntilNotified(condition, lock);
+    while (!ready) {
+      timeout.waitUntilNotified(condition, lock);
+    }
   }
   notifier.join();
   EXPECT_TRUE(ready);

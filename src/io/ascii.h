@@ -1,0 +1,21 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tern::internal {
+
+// ASCII-only case folding for protocol text (schemes, header names, charsets): no locale, so
+// "I" never becomes a dotless i, and bytes >= 0x80 are left alone.
+constexpr char toLowerAscii(char c) noexcept {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+std::string toLowerAscii(std::string_view s);
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
+
+bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) noexcept;
+
+}  // namespace tern::internal
