@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "exit_code.h"
@@ -80,6 +81,28 @@ TEST(OutputTest, WriteFailureIsExit23) {
     FAIL() << "expected a ToolException";
   } catch (const ToolException& e) {
     EXPECT_EQ(e.exitCode(), 23);
+  }
+}
+
+TEST(OutputTest, WritesAStream) {
+  std::ostringstream stream;
+  Output output(stream);
+  output.write("a");
+  output.write(std::string("\0b", 2));
+  output.finish();
+  EXPECT_EQ(stream.str(), std::string("a\0b", 3));
+}
+
+TEST(OutputTest, FailedStreamIsExit23) {
+  std::ostringstream stream;
+  stream.setstate(std::ios::badbit);
+  Output output(stream);
+  try {
+    output.write("a");
+    FAIL() << "expected a ToolException";
+  } catch (const ToolException& e) {
+    EXPECT_EQ(e.exitCode(), 23);
+    EXPECT_STREQ(e.what(), "Failure writing output to destination");
   }
 }
 

@@ -51,23 +51,29 @@ std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansio
   return "";
 }
 
-Output::Output(std::FILE* file) : file_(file), owned_(false) {}
+Output::Output(std::ostream& stream) : stream_(&stream) {}
 
 Output::Output(const std::string& fileName)
-    : file_(std::fopen(fileName.c_str(), "wb")), owned_(true), fileName_(fileName) {
+    : file_(std::fopen(fileName.c_str(), "wb")), fileName_(fileName) {
   if (file_ == nullptr) {
     failToWrite(fileName_, errno);
   }
 }
 
 Output::~Output() {
-  if (owned_ && file_ != nullptr) {
+  if (file_ != nullptr) {
     std::fclose(file_);  // A failure here was reported by finish(), or the transfer failed.
   }
 }
 
 void Output::write(std::string_view bytes) {
   if (bytes.empty()) {
+    return;
+  }
+  if (stream_ != nullptr) {
+    if (!stream_->write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+      failToWrite(fileName_, 0);
+    }
     return;
   }
   if (file_ == nullptr) {
@@ -79,13 +85,17 @@ void Output::write(std::string_view bytes) {
 }
 
 void Output::finish() {
+  if (stream_ != nullptr) {
+    if (!stream_->flush()) {
+      failToWrite(fileName_, 0);
+    }
+    return;
+  }
   if (file_ == nullptr) {
     return;
   }
-  int result = owned_ ? std::fclose(file_) : std::fflush(file_);
-  if (owned_) {
-    file_ = nullptr;
-  }
+  int result = std::fclose(file_);
+  file_ = nullptr;
   if (result != 0) {
     failToWrite(fileName_, errno);
   }

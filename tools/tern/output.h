@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -26,8 +27,8 @@ std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansio
 // thread-safe; one per transfer.
 class Output {
  public:
-  // Writes to `file`, which it does not own (stdout in the tool).
-  explicit Output(std::FILE* file);
+  // Writes to `stream` (stdout in the tool), which must outlive this.
+  explicit Output(std::ostream& stream);
   // Creates the file `fileName`. Throws ToolException (exit 23) naming it and the system's
   // reason if it cannot be created.
   explicit Output(const std::string& fileName);
@@ -41,9 +42,9 @@ class Output {
   void finish();
 
  private:
-  std::FILE* file_;
-  bool owned_;
-  std::string fileName_;  // For messages; empty for stdout.
+  std::ostream* stream_ = nullptr;  // Stdout, or null for a file.
+  std::FILE* file_ = nullptr;       // The file, until finish() closes it.
+  std::string fileName_;            // For messages; empty for stdout.
 };
 
 }  // namespace tern::tool
