@@ -74,6 +74,7 @@ class Dispatcher final {
   void cancelAll();
 
  private:
+  friend class internal::AsyncCall;
   friend class internal::RealCall;
 
   // Queues `call` and starts what the limits allow.
@@ -87,7 +88,7 @@ class Dispatcher final {
   // Moves what the limits allow from ready to running and starts them. Returns true if calls
   // are still running.
   bool promoteAndExecute();
-  // Calls finishedIdle() etc.: runs the idle callback if nothing is running.
+  // After a call finished: starts queued calls, or runs the idle callback if none is running.
   void afterFinished();
   int runningCallsCountLocked() const;
 

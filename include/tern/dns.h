@@ -34,7 +34,8 @@ class Dns {
 
   // A Dns that calls `lookup` (which must be thread-safe), for fakes in one line:
   //   Dns::of([](const std::string&) { return std::vector{InetAddress::loopbackIpv4()}; })
-  // Exceptions from `lookup` pass through; its result is returned as is.
+  // Exceptions from `lookup` pass through; its result is returned as is. Throws
+  // std::invalid_argument if `lookup` is empty.
   static std::shared_ptr<Dns> of(
       std::function<std::vector<InetAddress>(const std::string& hostname)> lookup);
 };

@@ -54,8 +54,8 @@ class InetAddress {
   // The address bytes in network byte order: 4 for IPv4, 16 for IPv6 (Java's getAddress()).
   std::span<const uint8_t> address() const noexcept;
 
-  // The address as text: "127.0.0.1"; IPv6 in RFC 5952 form without brackets ("::1",
-  // "2001:db8::1").
+  // The address as text: "127.0.0.1"; IPv6 in RFC 5952 §4 form without brackets ("::1",
+  // "2001:db8::1", "::ffff:c000:280"), as HttpUrl writes IPv6 hosts.
   std::string hostAddress() const;
 
   // The host name this address was looked up for ("localhost"), or "" if it was made from a

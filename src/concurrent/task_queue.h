@@ -73,15 +73,23 @@ class TaskQueue {
   // first, get() throws std::future_error (broken_promise).
   std::shared_future<void> idleLatch();
 
+  // Only TaskRunner can make a key, so only newQueue() can call the constructor (which
+  // make_unique needs to be public).
+  class PassKey {
+    friend class TaskRunner;
+    PassKey() = default;
+  };
+  TaskQueue(PassKey, std::shared_ptr<TaskRunner> runner, std::string name);
+
  private:
   friend class TaskRunner;
-  TaskQueue(std::shared_ptr<TaskRunner> runner, std::string name);
 
-  // Inserts or moves `task` to run at `executeNanoTime`. Returns true if it became the first
-  // task (the coordinator must look again). Caller holds the runner's lock.
+  // Inserts `task` to run at `executeNanoTime`, or moves it there if it waits for a later time.
+  // Returns true if it became the first task (the coordinator must look again). Caller holds
+  // the runner's lock.
   bool scheduleAndDecide(const std::shared_ptr<Task>& task,
-                         std::chrono::nanoseconds executeNanoTime, bool recurrence);
-  // Drops waiting cancelable tasks; returns true if the first task changed. Holds the lock.
+                         std::chrono::nanoseconds executeNanoTime);
+  // Drops waiting cancelable tasks; returns true if any went. Caller holds the runner's lock.
   bool cancelAllAndDecide();
 
   const std::shared_ptr<TaskRunner> runner_;  // Keeps the runner alive as long as this queue.

@@ -67,6 +67,10 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
                          std::chrono::nanoseconds nanos) override;
     void execute(TaskRunner& runner, std::function<void()> runnable) override;
 
+    // Stops the thread pool and waits for its threads to exit (after the runner's shutdown(),
+    // which makes them return). Later execute() calls throw std::logic_error.
+    void shutdown();
+
     // The pool's live threads, for tests that check none leak.
     size_t threadCount() const;
 
@@ -79,10 +83,11 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   static std::shared_ptr<TaskRunner> create(std::shared_ptr<Backend> backend);
 
   // The process-wide runner on a RealBackend, made on first use. At exit a static guard calls
-  // shutdown() (waiting for a running task, dropping waiting ones), so no task runs while
-  // static objects are destroyed; idle pool threads are then joined when the last reference
-  // goes, or, if a leaked queue still holds the runner, left blocked on the pool's own
-  // never-destroyed state, which is safe.
+  // shutdown() (dropping waiting tasks, waiting for running ones) and then stops the pool and
+  // waits for its threads to exit, so no task runs and no pool thread holds the runner while
+  // the program's static objects are destroyed. The threads are joined when the runner goes
+  // (at once, unless a leaked TaskQueue still holds it; then they have exited and are only
+  // never joined).
   static const std::shared_ptr<TaskRunner>& instance();
 
   ~TaskRunner();
@@ -114,10 +119,15 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   // none coordinates. Fake backends call it after advancing their clock.
   void kickCoordinator();
 
+  // Only create() can make a key (make_shared needs a public constructor).
+  class PassKey {
+    friend class TaskRunner;
+    PassKey() = default;
+  };
+  TaskRunner(PassKey, std::shared_ptr<Backend> backend);
+
  private:
   friend class TaskQueue;
-
-  explicit TaskRunner(std::shared_ptr<Backend> backend);
 
   // All below: caller holds lock_.
   void kickCoordinatorLocked(TaskQueue* queue);  // queue: whose tasks changed, or nullptr.

@@ -35,21 +35,30 @@ class ServerSocket {
   // IOException("Socket closed") once close() is called.
   std::unique_ptr<Socket> accept(std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
 
-  // Stops listening and wakes a blocked accept(). Thread-safe, idempotent. The descriptor is
-  // released by the destructor (or by accept() noticing the close), never under a blocked
-  // accept().
+  // Stops listening (new connections are refused) and wakes a blocked accept(). Thread-safe,
+  // idempotent. The descriptor is released at once, or by a blocked accept() as it wakes, so its
+  // number is never reused under a thread still polling it.
   void close() noexcept;
 
   bool isClosed() const noexcept;
 
+  // Only bind() can make a key, so only it can call the constructor (which make_unique needs
+  // to be public).
+  class PassKey {
+    friend class ServerSocket;
+    PassKey() = default;
+  };
+  ServerSocket(PassKey, int fd, InetSocketAddress local);
+
  private:
-  ServerSocket(int fd, InetSocketAddress local);
+  void releaseFd();  // Closes fd_; caller holds lock_.
 
   mutable std::mutex lock_;
-  int fd_;  // Closed by the destructor only, so a blocked accept() never sees it reused.
-  bool closed_ = false;  // Guarded by lock_.
-  WakeupFd wakeup_;
-  InetSocketAddress local_;
+  int fd_;                  // Guarded by lock_; read without it by accept() while accepting_.
+  bool closed_ = false;     // Guarded by lock_.
+  bool accepting_ = false;  // Guarded by lock_: an accept() is using fd_, close() must not.
+  WakeupFd wakeup_;         // Signaled by close(); released by the destructor.
+  const InetSocketAddress local_;
 };
 
 }  // namespace tern::internal

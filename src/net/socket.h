@@ -92,7 +92,7 @@ class Socket {
   bool isClosed() const noexcept;
 
   // True if connect() succeeded (or the socket was adopted), even if since closed.
-  bool isConnected() const noexcept { return remote_.has_value(); }
+  bool isConnected() const noexcept { return connected_; }
 
   // True if the socket can carry another exchange: connected, not closed, canceled or shut
   // down. With `doExtensiveChecks`, also peeks without blocking (recv MSG_PEEK|MSG_DONTWAIT):
@@ -157,22 +157,21 @@ class Socket {
     Timeout timeout_;
   };
 
-  using Clock = Timeout::Clock;
-
   // Waits as awaitReady() does, until `until` (std::nullopt: forever). `timeout` is the
-  // per-operation timeout that produced `until`, for the message (zero if the deadline did).
-  void await(Operation operation, std::optional<Clock::time_point> until,
+  // per-operation timeout that set `until`, for the message; zero if the deadline did.
+  void await(Operation operation, std::optional<Timeout::Clock::time_point> until,
              std::chrono::nanoseconds timeout) const;
-  void checkOpen(Operation operation) const;  // Throws Canceled / Socket closed.
-  [[noreturn]] void throwErrno(int error, Operation operation) const;
+  void checkOpen() const;  // Throws "Socket closed", "Canceled", or logic_error if unconnected.
+  [[noreturn]] void throwErrno(int error) const;  // IOException("<strerror>: <peer>").
   void adoptFd(int fd);  // Sets fd_ (under fdLock_) and the socket options.
 
   mutable std::mutex fdLock_;  // Guards fd_ writes against cancel(); the owner reads fd_ freely.
   int fd_ = -1;                // Written by the owner under fdLock_.
-  bool closed_ = false;        // Owner thread.
+  bool closed_ = false;        // Written by the owner under fdLock_.
+  bool connected_ = false;     // Owner thread.
   WakeupFd wakeup_;            // Signaled by cancel(); closed by close() under fdLock_.
   std::atomic<bool> canceled_{false};
-  std::optional<InetSocketAddress> remote_;  // Set by connect()/adopt(), owner thread.
+  std::optional<InetSocketAddress> remote_;  // The peer (or connect()'s target); owner thread.
   bool outputShutdown_ = false;              // Owner thread.
   bool inputShutdown_ = false;               // Owner thread.
   SocketSource source_{*this};
