@@ -41,13 +41,16 @@ TEST(ExitCodeTest, ConnectFailureIsSeven) {
 }
 
 TEST(ExitCodeTest, ConnectTimeoutIsTwentyEight) {
-  TransferError error = classify(SocketTimeoutException("connect timed out"));
+  TransferError error =
+      classify(SocketTimeoutException("Connect timed out after 500 ms: /10.0.0.1:80"));
   EXPECT_EQ(error.exitCode, 28);
-  EXPECT_EQ(error.message, "Connection timed out after 1234 milliseconds");
+  EXPECT_EQ(error.message,
+            "Failed to connect to example.com port 8080 after 1234 ms: Timeout was reached");
 }
 
 TEST(ExitCodeTest, ReadTimeoutAndCallTimeoutAreTwentyEight) {
-  TransferError read = classify(SocketTimeoutException("timeout reading from the connection"));
+  TransferError read =
+      classify(SocketTimeoutException("Read timed out after 500 ms: connect.example/1.2.3.4:80"));
   EXPECT_EQ(read.exitCode, 28);
   EXPECT_EQ(read.message, "Operation timed out after 1234 milliseconds with 42 bytes received");
   TransferError call = classify(InterruptedIOException("timeout"));

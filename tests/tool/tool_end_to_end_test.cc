@@ -1,12 +1,17 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // The built `tern` binary against MockWebServer: what a user sees on stdout, stderr and in the
 // exit code, and what the server receives.
+#include <arpa/inet.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "temp_dir.h"
@@ -28,6 +33,45 @@ using testing::TempDir;
 using testing::ToolRun;
 
 MockResponse body(std::string_view text) { return MockResponse::Builder().body(text).build(); }
+
+// A loopback port whose listen backlog is full, so a new connection attempt gets no answer and
+// waits until its connect timeout: the socket listens with a backlog of 0 and never accepts, and
+// a few connections fill its queue (Linux then drops further SYNs).
+class UnansweredPort {
+ public:
+  UnansweredPort() {
+    listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    ::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+    ::listen(listener_, 0);
+    ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
+    port_ = ntohs(address.sin_port);
+    for (int i = 0; i < 4; ++i) {
+      int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+      ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+      fillers_.push_back(fd);
+    }
+    std::this_thread::sleep_for(200ms);  // Let the handshakes that can complete complete.
+  }
+  ~UnansweredPort() {
+    for (int fd : fillers_) {
+      ::close(fd);
+    }
+    ::close(listener_);
+  }
+  UnansweredPort(const UnansweredPort&) = delete;
+  UnansweredPort& operator=(const UnansweredPort&) = delete;
+
+  int port() const { return port_; }
+
+ private:
+  int listener_ = -1;
+  int port_ = 0;
+  std::vector<int> fillers_;
+};
 
 class ToolEndToEndTest : public ::testing::Test {
  protected:
@@ -355,6 +399,30 @@ TEST_F(ToolEndToEndTest, RefusedPortIsExitSeven) {
   EXPECT_THAT(run.err, StartsWith("tern: (7) Failed to connect to 127.0.0.1 port " +
                                   std::to_string(port) + " after "));
   EXPECT_THAT(run.err, HasSubstr(" ms: Couldn't connect to server\n"));
+}
+
+TEST_F(ToolEndToEndTest, ConnectTimeoutIsExit28) {
+  UnansweredPort unanswered;
+  auto start = std::chrono::steady_clock::now();
+  ToolRun run = runTern(
+      {"--connect-timeout", "0.3", "http://127.0.0.1:" + std::to_string(unanswered.port()) + "/"});
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(run.exitCode, 28);
+  EXPECT_THAT(run.err, StartsWith("tern: (28) Failed to connect to 127.0.0.1 port " +
+                                  std::to_string(unanswered.port()) + " after "));
+  EXPECT_THAT(run.err, HasSubstr(" ms: Timeout was reached\n"));
+  EXPECT_GE(elapsed, 300ms);
+  EXPECT_LT(elapsed, 5s);
+}
+
+TEST_F(ToolEndToEndTest, RedirectLoopStopsAtTheClientsLimit) {
+  server_.setDispatcher([](const RecordedRequest&) {
+    return MockResponse::Builder().code(302).addHeader("Location", "/again").build();
+  });
+  ToolRun run = runTern({"-w", "%{http_code}", url("/")});
+  EXPECT_EQ(run.exitCode, 47);
+  EXPECT_EQ(run.err, "tern: (47) Maximum (20) redirects followed\n");
+  EXPECT_EQ(server_.requestCount(), 21);
 }
 
 TEST_F(ToolEndToEndTest, MaxTimeIsExit28) {
