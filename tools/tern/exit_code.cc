@@ -30,7 +30,7 @@ TooManyRedirectsException::TooManyRedirectsException(int64_t maxRedirects)
     : ProtocolException("Maximum (" + std::to_string(maxRedirects) + ") redirects followed"),
       maxRedirects_(maxRedirects) {}
 
-TransferError classifyFailure(std::exception_ptr failure, const FailureContext& context) {
+TransferError classifyFailure(const std::exception_ptr& failure, const FailureContext& context) {
   try {
     std::rethrow_exception(failure);
   } catch (const ToolException& e) {

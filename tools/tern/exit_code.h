@@ -80,6 +80,6 @@ struct TransferError {
 // InterruptedIOExceptions 28; too many redirects 47; SSLHandshakeException 35;
 // SSLPeerUnverifiedException 60; EOFException 18; ProtocolException 8; any other IOException 56;
 // anything else 2 with its message.
-TransferError classifyFailure(std::exception_ptr failure, const FailureContext& context);
+TransferError classifyFailure(const std::exception_ptr& failure, const FailureContext& context);
 
 }  // namespace tern::tool

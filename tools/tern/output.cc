@@ -2,9 +2,9 @@
 #include "output.h"
 
 #include <cerrno>
-#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "exit_code.h"
 
@@ -17,7 +17,7 @@ namespace {
     message += ", " + fileName;
   }
   if (error != 0) {
-    message += ": " + std::string(std::strerror(error));
+    message += ": " + std::error_code(error, std::generic_category()).message();
   }
   throw ToolException(kExitWriteError, message);
 }

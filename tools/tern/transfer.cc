@@ -26,7 +26,7 @@ using Clock = std::chrono::steady_clock;
 
 // The Client refuses positive timeouts under a millisecond.
 constexpr std::chrono::nanoseconds kShortestTimeout = std::chrono::milliseconds(1);
-constexpr size_t kChunkSize = 64 * 1024;
+constexpr size_t kChunkSize = size_t{64} * 1024;
 
 std::chrono::nanoseconds seconds(double value) {
   auto duration =
