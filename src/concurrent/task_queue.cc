@@ -14,7 +14,8 @@ TaskQueue::TaskQueue(PassKey, std::shared_ptr<TaskRunner> runner, std::string na
 TaskQueue::~TaskQueue() {
   std::unique_lock<std::mutex> lock(runner_->lock_);
   for (const std::shared_ptr<Task>& task : futureTasks_) {
-    task->queue_ = nullptr;
+    // A running task rescheduled meanwhile keeps its queue until afterRun() has seen it.
+    if (task != activeTask_) task->queue_ = nullptr;
   }
   futureTasks_.clear();
   shutdown_ = true;
@@ -99,7 +100,8 @@ bool TaskQueue::cancelAllAndDecide() {
   bool canceled = false;
   for (auto it = futureTasks_.begin(); it != futureTasks_.end();) {
     if ((*it)->cancelable()) {
-      (*it)->queue_ = nullptr;
+      // A running task rescheduled meanwhile keeps its queue until afterRun() has seen it.
+      if (*it != activeTask_) (*it)->queue_ = nullptr;
       it = futureTasks_.erase(it);
       canceled = true;
     } else {

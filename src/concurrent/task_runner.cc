@@ -122,7 +122,8 @@ void TaskRunner::shutdown() {
   shutdown_ = true;
   for (TaskQueue* queue : allQueues_) {
     for (const std::shared_ptr<Task>& task : queue->futureTasks_) {
-      task->queue_ = nullptr;
+      // A running task rescheduled meanwhile keeps its queue until afterRun() has seen it.
+      if (task != queue->activeTask_) task->queue_ = nullptr;
     }
     queue->futureTasks_.clear();
     queue->shutdown_ = true;

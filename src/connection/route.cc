@@ -22,10 +22,8 @@ bool Route::operator==(const Route& other) const noexcept {
 std::string Route::toString() const {
   const std::string& addressHost = address_.url().host();
   std::string socketHost = socketAddress_.address().hostAddress();
-  std::string result = "Route{" + bracketed(addressHost);
-  if (address_.url().port() != socketAddress_.port() || addressHost != socketHost) {
-    result += ":" + std::to_string(address_.url().port());
-  }
+  std::string result =
+      "Route{" + bracketed(addressHost) + ":" + std::to_string(address_.url().port());
   if (addressHost != socketHost) {
     result += " at " + bracketed(socketHost) + ":" + std::to_string(socketAddress_.port());
   }

@@ -34,7 +34,10 @@ namespace tern::internal {
 //       the Timeout's deadline, not its per-operation timeout, ran out
 //   InterruptedIOException("Canceled") after cancel(), for every operation that follows too
 //   IOException("Connection reset by peer: localhost/127.0.0.1:8080") and other strerror texts
-//   IOException("Socket closed") for any operation after close()
+//   IOException("Socket closed") for any operation after close(). (The Source and Sink
+//       contracts say std::logic_error; a socket follows Java's sockets instead, because a
+//       pooled connection's socket may be closed by its owner while a body still holds its
+//       source, and the reader deserves an IOException it can handle.)
 //
 // SIGPIPE is never raised: writes use send(MSG_NOSIGNAL) (SO_NOSIGPIPE where that is missing).
 class Socket {
@@ -61,7 +64,9 @@ class Socket {
   // Opens a TCP connection to `address`, waiting at most `connectTimeout` (zero: no limit,
   // as OkHttp's connectTimeout(0)). Sets TCP_NODELAY and FD_CLOEXEC. Throws ConnectException
   // (refused, unreachable, ...), SocketTimeoutException, or InterruptedIOException("Canceled").
-  // After a failure the socket is closed. Throws std::logic_error if already connected.
+  // After a failure the socket is closed, and connecting again throws IOException("Socket
+  // closed"). Throws std::logic_error if already connected, std::invalid_argument if
+  // connectTimeout < 0.
   void connect(const InetSocketAddress& address, std::chrono::milliseconds connectTimeout);
 
   // The raw stream of bytes from the peer. read() returns -1 at EOF (the peer shut down its
@@ -117,8 +122,10 @@ class Socket {
   // sockets. Throws std::logic_error if not connected.
   const InetSocketAddress& remoteAddress() const;
 
-  // The file descriptor, for TLS later (OpenSSL reads and writes it directly); -1 when closed
-  // or not yet connected. Still owned by this socket.
+  // The file descriptor, for TLS later; -1 when closed or not yet connected. Still owned by
+  // this socket. Beware: OpenSSL's socket BIO writes with write(), which raises SIGPIPE on a
+  // closed connection; give OpenSSL a BIO that sends with MSG_NOSIGNAL (or one over source()
+  // and sink()).
   int fd() const noexcept { return fd_; }
 
   // What a wait is for; names the operation in timeout messages.

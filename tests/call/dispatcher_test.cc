@@ -1,0 +1,281 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+// The Dispatcher's limits, queue, cancellation and idle callback (OkHttp's DispatcherTest). Calls
+// here are answered by an application interceptor, so jobs run without a network; a recording
+// executor decides when each one runs.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "call/call_fixture.h"
+
+namespace tern::testing {
+namespace {
+
+class DispatcherTest : public ::testing::Test {
+ protected:
+  DispatcherTest() {
+    client = Client::Builder()
+                 .dispatcher(dispatcher)
+                 .addInterceptor([](Interceptor::Chain& chain) {
+                   return Response::Builder()
+                       .request(chain.request())
+                       .protocol(Protocol::HTTP_1_1)
+                       .code(200)
+                       .message("OK")
+                       .body(ResponseBody::create(chain.request().url().host()))
+                       .build();
+                 })
+                 .build();
+  }
+
+  std::shared_ptr<Call> newCall(const std::string& url) {
+    return client.newCall(Request::Builder().url(url).build());
+  }
+  void enqueue(const std::string& url) { newCall(url)->enqueue(callback); }
+
+  RecordingExecutor executor;
+  std::shared_ptr<Dispatcher> dispatcher = std::make_shared<Dispatcher>(executor.executor());
+  std::shared_ptr<RecordingCallback> callback = std::make_shared<RecordingCallback>();
+  Client client;
+};
+
+TEST_F(DispatcherTest, DefaultLimits) {
+  Dispatcher defaults;
+  EXPECT_EQ(defaults.maxRequests(), 64);
+  EXPECT_EQ(defaults.maxRequestsPerHost(), 5);
+  EXPECT_EQ(defaults.runningCallsCount(), 0);
+  EXPECT_EQ(defaults.queuedCallsCount(), 0);
+}
+
+TEST_F(DispatcherTest, LimitsBelowOneAreRejected) {
+  try {
+    dispatcher->setMaxRequests(0);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "max < 1: 0");
+  }
+  EXPECT_THROW(dispatcher->setMaxRequestsPerHost(0), std::invalid_argument);
+  EXPECT_THROW(Dispatcher(Dispatcher::Executor()), std::invalid_argument);
+}
+
+TEST_F(DispatcherTest, EnqueuedCallsRunOnTheExecutor) {
+  enqueue("http://a/1");
+  EXPECT_EQ(executor.size(), 1u);
+  EXPECT_EQ(dispatcher->runningCallsCount(), 1);
+  executor.run(0);
+  RecordedResponse recorded = callback->await("http://a/1");
+  EXPECT_EQ(recorded.body, "a");
+  EXPECT_EQ(dispatcher->runningCallsCount(), 0);
+}
+
+TEST_F(DispatcherTest, MaxRequestsQueuesTheRest) {
+  dispatcher->setMaxRequests(3);
+  enqueue("http://a/1");
+  enqueue("http://b/1");
+  enqueue("http://c/1");
+  enqueue("http://d/1");
+  enqueue("http://e/1");
+  EXPECT_EQ(executor.size(), 3u);
+  EXPECT_EQ(dispatcher->runningCallsCount(), 3);
+  EXPECT_EQ(dispatcher->queuedCallsCount(), 2);
+}
+
+TEST_F(DispatcherTest, MaxRequestsPerHostQueuesTheRest) {
+  dispatcher->setMaxRequestsPerHost(2);
+  enqueue("http://a/1");
+  enqueue("http://a/2");
+  enqueue("http://b/1");
+  enqueue("http://a/3");
+  EXPECT_EQ(executor.size(), 3u);  // a/1, a/2, b/1.
+  EXPECT_EQ(dispatcher->queuedCallsCount(), 1);
+  std::vector<std::shared_ptr<Call>> queued = dispatcher->queuedCalls();
+  ASSERT_EQ(queued.size(), 1u);
+  EXPECT_EQ(queued[0]->request().url().toString(), "http://a/3");
+}
+
+TEST_F(DispatcherTest, HostsCountSeparately) {
+  dispatcher->setMaxRequestsPerHost(1);
+  enqueue("http://a/1");
+  enqueue("http://a/2");
+  enqueue("http://b/1");
+  enqueue("http://c/1");
+  EXPECT_EQ(executor.size(), 3u);
+  EXPECT_EQ(dispatcher->queuedCallsCount(), 1);
+}
+
+TEST_F(DispatcherTest, RaisingMaxRequestsStartsQueuedCalls) {
+  dispatcher->setMaxRequests(1);
+  enqueue("http://a/1");
+  enqueue("http://b/1");
+  enqueue("http://c/1");
+  EXPECT_EQ(executor.size(), 1u);
+  dispatcher->setMaxRequests(3);
+  EXPECT_EQ(executor.size(), 3u);
+  EXPECT_EQ(dispatcher->queuedCallsCount(), 0);
+}
+
+TEST_F(DispatcherTest, RaisingMaxRequestsPerHostStartsQueuedCalls) {
+  dispatcher->setMaxRequestsPerHost(1);
+  enqueue("http://a/1");
+  enqueue("http://a/2");
+  enqueue("http://a/3");
+  EXPECT_EQ(executor.size(), 1u);
+  dispatcher->setMaxRequestsPerHost(2);
+  EXPECT_EQ(executor.size(), 2u);
+}
+
+TEST_F(DispatcherTest, FinishedCallsStartQueuedOnes) {
+  dispatcher->setMaxRequestsPerHost(1);
+  enqueue("http://a/1");
+  enqueue("http://a/2");
+  EXPECT_EQ(executor.size(), 1u);
+  executor.run(0);
+  callback->await("http://a/1");
+  EXPECT_EQ(executor.size(), 1u);  // a/2 started.
+  executor.run(0);
+  EXPECT_EQ(callback->await("http://a/2").body, "a");
+  EXPECT_EQ(dispatcher->runningCallsCount(), 0);
+}
+
+TEST_F(DispatcherTest, QueuedCallsStartInOrder) {
+  dispatcher->setMaxRequests(1);
+  enqueue("http://a/1");
+  enqueue("http://b/1");
+  enqueue("http://c/1");
+  std::vector<std::string> order;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(executor.size(), 1u);
+    executor.run(0);
+    order.push_back(callback->awaitCount(static_cast<size_t>(i + 1)).back().url);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"http://a/1", "http://b/1", "http://c/1"}));
+}
+
+TEST_F(DispatcherTest, CancelAllCancelsQueuedAndRunningCalls) {
+  dispatcher->setMaxRequests(1);
+  std::shared_ptr<Call> running = newCall("http://a/1");
+  std::shared_ptr<Call> queued = newCall("http://b/1");
+  running->enqueue(callback);
+  queued->enqueue(callback);
+  dispatcher->cancelAll();
+  EXPECT_TRUE(running->isCanceled());
+  EXPECT_TRUE(queued->isCanceled());
+  executor.run(0);
+  EXPECT_EQ(callback->await("http://a/1").failure, "Canceled");
+  executor.run(0);
+  EXPECT_EQ(callback->await("http://b/1").failure, "Canceled");
+}
+
+TEST_F(DispatcherTest, IdleCallbackRunsWhenTheLastCallFinishes) {
+  std::atomic<int> idle{0};
+  dispatcher->setIdleCallback([&] { ++idle; });
+  enqueue("http://a/1");
+  enqueue("http://b/1");
+  executor.run(0);
+  callback->await("http://a/1");
+  EXPECT_EQ(idle.load(), 0);
+  executor.run(0);
+  callback->await("http://b/1");
+  EXPECT_EQ(idle.load(), 1);
+}
+
+TEST_F(DispatcherTest, IdleCallbackRunsAfterSynchronousCalls) {
+  std::atomic<int> idle{0};
+  dispatcher->setIdleCallback([&] { ++idle; });
+  newCall("http://a/1")->execute().body()->string();
+  EXPECT_EQ(idle.load(), 1);
+  newCall("http://a/2")->execute().body()->string();
+  EXPECT_EQ(idle.load(), 2);
+}
+
+TEST_F(DispatcherTest, RejectedCallFailsAndFreesItsSlot) {
+  executor.shutdown();
+  enqueue("http://a/1");
+  RecordedResponse recorded = callback->await("http://a/1");
+  EXPECT_EQ(recorded.failure, "executor rejected");
+  EXPECT_TRUE(recorded.interrupted);
+  EXPECT_EQ(dispatcher->runningCallsCount(), 0);
+  EXPECT_EQ(dispatcher->queuedCallsCount(), 0);
+}
+
+TEST_F(DispatcherTest, SynchronousCallsCountAsRunningButAreNotLimited) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int blocked = 0;
+  bool release = false;
+  // Blocks each call before the interceptor that answers it.
+  std::shared_ptr<Interceptor> answer = client.interceptors()[0];
+  client = Client::Builder()
+               .dispatcher(dispatcher)
+               .addInterceptor([&](Interceptor::Chain& chain) {
+                 std::unique_lock lock(mutex);
+                 ++blocked;
+                 changed.notify_all();
+                 changed.wait(lock, [&] { return release; });
+                 return chain.proceed(chain.request());
+               })
+               .addInterceptor(answer)
+               .build();
+  dispatcher->setMaxRequests(1);
+  auto first =
+      std::async(std::launch::async, [&] { return newCall("http://a/1")->execute().code(); });
+  auto second =
+      std::async(std::launch::async, [&] { return newCall("http://a/2")->execute().code(); });
+  {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return blocked == 2; });
+  }
+  EXPECT_EQ(dispatcher->runningCallsCount(), 2);
+  EXPECT_EQ(dispatcher->runningCalls().size(), 2u);
+  {
+    std::lock_guard lock(mutex);
+    release = true;
+  }
+  changed.notify_all();
+  EXPECT_EQ(first.get(), 200);
+  EXPECT_EQ(second.get(), 200);
+  EXPECT_EQ(dispatcher->runningCallsCount(), 0);
+}
+
+TEST_F(DispatcherTest, RunningCallsListsEnqueuedCalls) {
+  std::shared_ptr<Call> call = newCall("http://a/1");
+  call->enqueue(callback);
+  std::vector<std::shared_ptr<Call>> running = dispatcher->runningCalls();
+  ASSERT_EQ(running.size(), 1u);
+  EXPECT_EQ(running[0], call);
+  executor.run(0);
+  callback->await("http://a/1");
+}
+
+TEST_F(DispatcherTest, DefaultExecutorLimitsConcurrencyPerHost) {
+  // Real threads: ten calls to one host never run more than five at once.
+  std::atomic<int> concurrent{0};
+  std::atomic<int> maxConcurrent{0};
+  auto realDispatcher = std::make_shared<Dispatcher>();
+  std::shared_ptr<Interceptor> answer = client.interceptors()[0];
+  client = Client::Builder()
+               .dispatcher(realDispatcher)
+               .addInterceptor([&](Interceptor::Chain& chain) {
+                 int now = ++concurrent;
+                 int seen = maxConcurrent.load();
+                 while (now > seen && !maxConcurrent.compare_exchange_weak(seen, now)) {
+                 }
+                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                 --concurrent;
+                 return chain.proceed(chain.request());
+               })
+               .addInterceptor(answer)
+               .build();
+  for (int i = 0; i < 10; ++i) newCall("http://a/" + std::to_string(i))->enqueue(callback);
+  std::vector<RecordedResponse> responses = callback->awaitCount(10);
+  EXPECT_EQ(responses.size(), 10u);
+  EXPECT_EQ(maxConcurrent.load(), 5);
+  ASSERT_TRUE(eventually([&] { return realDispatcher->runningCallsCount() == 0; }));
+}
+
+}  // namespace
+}  // namespace tern::testing
