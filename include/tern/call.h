@@ -1,0 +1,74 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "tern/callback.h"
+#include "tern/exceptions.h"
+#include "tern/request.h"
+#include "tern/response.h"
+#include "tern/timeout.h"
+
+namespace tern {
+
+// A request prepared for execution, as OkHttp's Call. Made by Client::newCall(); runs once,
+// either synchronously (execute()) or asynchronously (enqueue()). clone() makes a fresh call for
+// the same request to run it again.
+//
+// Shared (std::shared_ptr) so that cancel() can be called from any thread while another thread
+// runs it. Every method is thread-safe.
+class Call {
+ public:
+  virtual ~Call() = default;
+
+  // The request this call was made for (before redirects and interceptors changed it).
+  virtual const Request& request() const = 0;
+
+  // Sends the request and blocks until the response headers arrive, on the calling thread; the
+  // body then streams from the connection as it is read. The caller must close the body (read it
+  // to the end, call close(), or destroy the response) to release the connection.
+  //
+  // Throws IOException if the request could not be sent or no response arrived: UnknownHost-
+  // Exception, ConnectException, SocketTimeoutException (a connect, read or write timeout;
+  // the message says which), InterruptedIOException("Canceled") after cancel(),
+  // InterruptedIOException("timeout") when the call timeout fires, ProtocolException (a
+  // malformed response, "Too many follow-up requests: 21"). Throws std::logic_error("Already
+  // Executed") if this call has already run.
+  virtual Response execute() = 0;
+
+  // Schedules the call on the client's Dispatcher and returns at once; `callback` hears the
+  // outcome on a dispatcher thread. Throws std::logic_error("Already Executed") if this call
+  // has already run, std::invalid_argument if `callback` is null.
+  virtual void enqueue(std::shared_ptr<Callback> callback) = 0;
+
+  // enqueue() with the two halves of a callback as functions.
+  void enqueue(std::function<void(Call& call, Response response)> onResponse,
+               std::function<void(Call& call, const IOException& e)> onFailure) {
+    enqueue(Callback::of(std::move(onResponse), std::move(onFailure)));
+  }
+
+  // Cancels the call, from any thread, at any time: a call not started yet fails at once when
+  // it starts; a call connecting, writing or waiting for the response wakes at once with
+  // InterruptedIOException("Canceled") (its socket is closed); a response body being read
+  // throws the same on its next read. Does nothing to a call that has already completed.
+  // Idempotent; never throws.
+  virtual void cancel() noexcept = 0;
+
+  // True once execute() or enqueue() was called.
+  virtual bool isExecuted() const = 0;
+
+  // True once cancel() was called (including by Dispatcher::cancelAll() or the call timeout).
+  virtual bool isCanceled() const = 0;
+
+  // The call timeout: how long the whole call may take, from execute() or enqueue() until the
+  // response body is read, across DNS, connecting, redirects and retries. Starts as the client's
+  // callTimeout (zero: none). Set it before the call starts: `call->timeout().timeout(2s)`.
+  // When it fires the call is canceled and fails with InterruptedIOException("timeout").
+  virtual Timeout& timeout() = 0;
+
+  // A new, unexecuted call for the same request on the same client.
+  virtual std::shared_ptr<Call> clone() const = 0;
+};
+
+}  // namespace tern

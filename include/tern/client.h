@@ -1,0 +1,166 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "tern/authenticator.h"
+#include "tern/call.h"
+#include "tern/connection_pool.h"
+#include "tern/cookie_jar.h"
+#include "tern/dispatcher.h"
+#include "tern/dns.h"
+#include "tern/interceptor.h"
+#include "tern/protocol.h"
+#include "tern/request.h"
+
+namespace tern::internal {
+class RouteDatabase;
+}  // namespace tern::internal
+
+namespace tern {
+
+// An HTTP client, as OkHttp's OkHttpClient: the factory for calls and the owner of what they
+// share (a connection pool, a dispatcher for asynchronous calls, settings and interceptors).
+//
+//   tern::Client client;
+//   auto response = client.newCall(Request::Builder().url("http://example.com/").build())
+//                       ->execute();
+//   std::string text = response.body()->string();
+//
+// A cheap handle: copies share everything, and newBuilder() makes a client with changed settings
+// that still shares the connection pool and dispatcher (so keep one client, and derive the
+// variations). Immutable and thread-safe.
+class Client {
+ public:
+  class Builder;
+
+  // A client with the defaults (see Builder), its own connection pool and dispatcher.
+  Client();
+
+  // A new call for `request`, ready to execute() or enqueue().
+  std::shared_ptr<Call> newCall(Request request) const;
+
+  // A builder holding this client's settings, sharing its pool, dispatcher, DNS, cookie jar and
+  // interceptors.
+  Builder newBuilder() const;
+
+  std::chrono::milliseconds connectTimeout() const noexcept;
+  std::chrono::milliseconds readTimeout() const noexcept;
+  std::chrono::milliseconds writeTimeout() const noexcept;
+  std::chrono::milliseconds callTimeout() const noexcept;
+  int connectTimeoutMillis() const noexcept { return static_cast<int>(connectTimeout().count()); }
+  int readTimeoutMillis() const noexcept { return static_cast<int>(readTimeout().count()); }
+  int writeTimeoutMillis() const noexcept { return static_cast<int>(writeTimeout().count()); }
+  int callTimeoutMillis() const noexcept { return static_cast<int>(callTimeout().count()); }
+  bool followRedirects() const noexcept;
+  bool followSslRedirects() const noexcept;
+  bool retryOnConnectionFailure() const noexcept;
+  const std::vector<std::shared_ptr<Interceptor>>& interceptors() const noexcept;
+  const std::vector<std::shared_ptr<Interceptor>>& networkInterceptors() const noexcept;
+  const std::shared_ptr<Dispatcher>& dispatcher() const noexcept;
+  const std::shared_ptr<ConnectionPool>& connectionPool() const noexcept;
+  const std::shared_ptr<Dns>& dns() const noexcept;
+  const std::shared_ptr<Authenticator>& authenticator() const noexcept;
+  const std::shared_ptr<Authenticator>& proxyAuthenticator() const noexcept;
+  const std::shared_ptr<CookieJar>& cookieJar() const noexcept;
+  const std::vector<Protocol>& protocols() const noexcept;
+
+  // The routes that failed recently, tried last next time (internal; shared like the pool).
+  internal::RouteDatabase& routeDatabase() const noexcept;
+
+ private:
+  struct State;
+  explicit Client(std::shared_ptr<const State> state) : state_(std::move(state)) {}
+  std::shared_ptr<const State> state_;  // Never null.
+};
+
+// Configures a Client. Defaults: 10 s connect, read and write timeouts; no call timeout;
+// redirects followed (also between http and https); retries on connection failure; no
+// interceptors; the system DNS; no authenticators; no cookies; HTTP/2 and HTTP/1.1 (HTTP/2 is
+// used once TLS and ALPN offer it; until then every connection speaks HTTP/1.1); a new
+// dispatcher and connection pool (made by Builder(), so every client it builds shares them).
+// Setters return *this for chaining.
+class Client::Builder {
+ public:
+  Builder();
+
+  // Each timeout is a duration of at least 1 ms, or zero for none. Throw std::invalid_argument
+  // ("connectTimeout < 0", "connectTimeout too small") otherwise.
+  //
+  // How long to wait for a TCP connection to each address (10 s).
+  Builder& connectTimeout(std::chrono::nanoseconds timeout);
+  // How long each read of the response may wait for data (10 s).
+  Builder& readTimeout(std::chrono::nanoseconds timeout);
+  // How long each write of the request may wait for the peer to take data (10 s).
+  Builder& writeTimeout(std::chrono::nanoseconds timeout);
+  // How long a whole call may take, from start until its response body is read, across
+  // redirects and retries (zero: no limit, the default).
+  Builder& callTimeout(std::chrono::nanoseconds timeout);
+
+  // Whether to follow redirects (3xx with a Location). True by default.
+  Builder& followRedirects(bool followRedirects);
+  // Whether to follow redirects from http to https and back. True by default.
+  Builder& followSslRedirects(bool followSslRedirects);
+  // Whether to retry a request silently after a connection problem: a pooled connection that the
+  // server had closed, an unreachable IP address when the host has others, a 408 or a 503 with
+  // "Retry-After: 0". True by default. A request whose one-shot body was already sent is never
+  // retried.
+  Builder& retryOnConnectionFailure(bool retryOnConnectionFailure);
+
+  // Adds an application interceptor (see Interceptor). Throws std::invalid_argument if null.
+  Builder& addInterceptor(std::shared_ptr<Interceptor> interceptor);
+  Builder& addInterceptor(std::function<Response(Interceptor::Chain& chain)> intercept);
+  // Adds a network interceptor (see Interceptor). Throws std::invalid_argument if null.
+  Builder& addNetworkInterceptor(std::shared_ptr<Interceptor> interceptor);
+  Builder& addNetworkInterceptor(std::function<Response(Interceptor::Chain& chain)> intercept);
+  // The interceptors added so far, to inspect or edit.
+  std::vector<std::shared_ptr<Interceptor>>& interceptors() noexcept { return interceptors_; }
+  std::vector<std::shared_ptr<Interceptor>>& networkInterceptors() noexcept {
+    return networkInterceptors_;
+  }
+
+  // Each of these throws std::invalid_argument if given null.
+  Builder& dispatcher(std::shared_ptr<Dispatcher> dispatcher);
+  Builder& connectionPool(std::shared_ptr<ConnectionPool> connectionPool);
+  Builder& dns(std::shared_ptr<Dns> dns);
+  // Answers 401 challenges from origin servers (Authenticator::none() by default).
+  Builder& authenticator(std::shared_ptr<Authenticator> authenticator);
+  // Answers 407 challenges from proxies (Authenticator::none() by default).
+  Builder& proxyAuthenticator(std::shared_ptr<Authenticator> proxyAuthenticator);
+  // Stores cookies between calls (CookieJar::noCookies() by default).
+  Builder& cookieJar(std::shared_ptr<CookieJar> cookieJar);
+
+  // The protocols to offer, in order of preference. Must include HTTP_1_1 (or be exactly
+  // {H2_PRIOR_KNOWLEDGE}, which needs HTTP/2 and is refused until it lands); must not include
+  // HTTP_1_0; duplicates are dropped. Throws std::invalid_argument naming the problem.
+  Builder& protocols(std::vector<Protocol> protocols);
+
+  // A client with these settings. The builder can be reused.
+  Client build() const;
+
+ private:
+  friend class Client;
+
+  std::chrono::milliseconds connectTimeout_{10'000};
+  std::chrono::milliseconds readTimeout_{10'000};
+  std::chrono::milliseconds writeTimeout_{10'000};
+  std::chrono::milliseconds callTimeout_{0};
+  bool followRedirects_ = true;
+  bool followSslRedirects_ = true;
+  bool retryOnConnectionFailure_ = true;
+  std::vector<std::shared_ptr<Interceptor>> interceptors_;
+  std::vector<std::shared_ptr<Interceptor>> networkInterceptors_;
+  std::shared_ptr<Dispatcher> dispatcher_;  // A new one per Builder(), shared by its clients.
+  std::shared_ptr<ConnectionPool> connectionPool_;  // Likewise.
+  std::shared_ptr<Dns> dns_;
+  std::shared_ptr<Authenticator> authenticator_;
+  std::shared_ptr<Authenticator> proxyAuthenticator_;
+  std::shared_ptr<CookieJar> cookieJar_;
+  std::vector<Protocol> protocols_;
+  std::shared_ptr<internal::RouteDatabase> routeDatabase_;  // Shared by newBuilder() clients.
+};
+
+}  // namespace tern

@@ -1,0 +1,51 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+#include <memory>
+
+namespace tern::internal {
+class RealConnectionPool;
+}  // namespace tern::internal
+
+namespace tern {
+
+// Keeps idle HTTP connections open for reuse, as OkHttp's ConnectionPool: requests to the same
+// address share connections, saving the TCP (and later TLS) handshakes. A connection goes back
+// to the pool when its response body is read to the end or closed; the pool keeps at most
+// maxIdleConnections idle ones and closes each after keepAliveDuration idle, from a cleanup task
+// on the background TaskRunner.
+//
+// Shared by a client and the clients made from it with newBuilder() (and by any clients given
+// the same pool). Thread-safe.
+class ConnectionPool final {
+ public:
+  // Throws std::invalid_argument if maxIdleConnections < 0 or keepAliveDuration <= 0.
+  explicit ConnectionPool(int maxIdleConnections = 5,
+                          std::chrono::nanoseconds keepAliveDuration = std::chrono::minutes(5));
+
+  // A pool over `delegate` (tests make one on a fake clock). Throws std::invalid_argument if null.
+  explicit ConnectionPool(std::shared_ptr<internal::RealConnectionPool> delegate);
+
+  ~ConnectionPool();
+  ConnectionPool(const ConnectionPool&) = delete;
+  ConnectionPool& operator=(const ConnectionPool&) = delete;
+
+  // Connections in the pool that carry no call now.
+  int idleConnectionCount() const;
+
+  // Every connection in the pool, idle or in use.
+  int connectionCount() const;
+
+  // Closes and removes every idle connection. Connections in use are not affected: they return
+  // to the pool as usual when their calls release them.
+  void evictAll();
+
+  // The implementation, for the call layer.
+  internal::RealConnectionPool& delegate() const noexcept { return *delegate_; }
+
+ private:
+  std::shared_ptr<internal::RealConnectionPool> delegate_;
+};
+
+}  // namespace tern

@@ -1,0 +1,107 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace tern::internal {
+class AsyncCall;
+class RealCall;
+class ThreadPoolExecutor;
+}  // namespace tern::internal
+
+namespace tern {
+
+class Call;
+
+// Decides when asynchronous calls run, as OkHttp's Dispatcher: at most maxRequests() calls at
+// once (64) and at most maxRequestsPerHost() to one host (5); calls beyond the limits wait in a
+// queue, in order, and start as running calls finish. Calls run on an executor; by default a
+// cached thread pool whose threads are made on demand, reused, and exit after 60 s idle.
+//
+// Synchronous calls (Call::execute()) are not limited, but are counted by runningCallsCount()
+// and canceled by cancelAll().
+//
+// Shared by a client and the clients made from it with newBuilder(). Thread-safe.
+class Dispatcher final {
+ public:
+  // Runs a job on some thread, soon. May throw to refuse it: the call then fails with
+  // InterruptedIOException("executor rejected").
+  using Executor = std::function<void(std::function<void()> job)>;
+
+  // A dispatcher with its own cached thread pool ("tern Dispatcher" threads).
+  Dispatcher();
+
+  // A dispatcher that runs calls on `executor` (tests use one that records jobs and runs them
+  // later). Throws std::invalid_argument if it is empty.
+  explicit Dispatcher(Executor executor);
+
+  // Joins its own pool's threads (after they finish their calls). Calls still queued keep the
+  // dispatcher alive through their client, so this runs only once no call needs it.
+  ~Dispatcher();
+
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+
+  // The most calls that run at once. Raising it starts queued calls at once; lowering it lets
+  // running calls finish. Throws std::invalid_argument("max < 1: 0") below 1.
+  int maxRequests() const;
+  void setMaxRequests(int maxRequests);
+
+  // The most calls that run at once to one host (by URL host name; different IPs of one host
+  // count together). Throws std::invalid_argument("max < 1: 0") below 1.
+  int maxRequestsPerHost() const;
+  void setMaxRequestsPerHost(int maxRequestsPerHost);
+
+  // Called each time the dispatcher becomes idle (the number of running calls drops to zero),
+  // on the thread of the call that finished last. Null for none.
+  void setIdleCallback(std::function<void()> idleCallback);
+
+  // The calls waiting to run, in order.
+  std::vector<std::shared_ptr<Call>> queuedCalls() const;
+
+  // The calls running now: asynchronous ones and those in execute().
+  std::vector<std::shared_ptr<Call>> runningCalls() const;
+
+  int queuedCallsCount() const;
+  int runningCallsCount() const;
+
+  // Cancels every queued and running call (Call::cancel()). Queued calls then fail with
+  // InterruptedIOException("Canceled") when they get their turn.
+  void cancelAll();
+
+ private:
+  friend class internal::AsyncCall;
+  friend class internal::RealCall;
+
+  // Queues `call` and starts what the limits allow.
+  void enqueue(std::shared_ptr<internal::AsyncCall> call);
+  // Records a synchronous call while it runs.
+  void executed(internal::RealCall* call);
+  // An asynchronous call ended: frees its slot and starts the next.
+  void finished(const std::shared_ptr<internal::AsyncCall>& call);
+  // A synchronous call ended.
+  void finished(internal::RealCall* call);
+  // Moves what the limits allow from ready to running and starts them. Returns true if calls
+  // are still running.
+  bool promoteAndExecute();
+  // After a call finished: starts queued calls, or runs the idle callback if none is running.
+  void afterFinished();
+  int runningCallsCountLocked() const;
+
+  std::unique_ptr<internal::ThreadPoolExecutor> ownExecutor_;  // Null with a given executor.
+  Executor executor_;
+
+  mutable std::mutex mutex_;  // Guards everything below.
+  int maxRequests_ = 64;
+  int maxRequestsPerHost_ = 5;
+  std::function<void()> idleCallback_;
+  std::deque<std::shared_ptr<internal::AsyncCall>> readyAsyncCalls_;
+  std::deque<std::shared_ptr<internal::AsyncCall>> runningAsyncCalls_;
+  std::deque<internal::RealCall*> runningSyncCalls_;  // Alive: their execute() is on the stack.
+};
+
+}  // namespace tern

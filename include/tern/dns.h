@@ -1,0 +1,43 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tern/inet_address.h"
+
+namespace tern {
+
+// A domain name service that resolves host names to IP addresses, as OkHttp's Dns. The client
+// asks it once per connection attempt and tries the returned addresses in order. Replace it to
+// fake DNS in tests, pin names, or resolve over HTTPS.
+//
+// Implementations must be thread-safe: concurrent calls look up concurrently.
+class Dns {
+ public:
+  virtual ~Dns() = default;
+
+  // The IP addresses of `hostname`, in the order to try them. Throws UnknownHostException
+  // (whose message names the host) if none can be found; implementations should never return
+  // an empty list (the call layer reports one as UnknownHostException too). May block.
+  virtual std::vector<InetAddress> lookup(const std::string& hostname) = 0;
+
+  // The system resolver: getaddrinfo(AF_UNSPEC, SOCK_STREAM), keeping the order it returns
+  // (RFC 6724 destination address selection) without duplicates; each address carries
+  // `hostname` as its hostName(). IP literals ("127.0.0.1", "::1", "[::1]") are returned at
+  // once without a lookup. Failures throw UnknownHostException("Unable to resolve host
+  // \"example.invalid\": Name or service not known"), with gai_strerror's text. Shared and
+  // stateless; the lookup blocks and cannot be canceled (getaddrinfo's limit).
+  static std::shared_ptr<Dns> system();
+
+  // A Dns that calls `lookup` (which must be thread-safe), for fakes in one line:
+  //   Dns::of([](const std::string&) { return std::vector{InetAddress::loopbackIpv4()}; })
+  // Exceptions from `lookup` pass through; its result is returned as is. Throws
+  // std::invalid_argument if `lookup` is empty.
+  static std::shared_ptr<Dns> of(
+      std::function<std::vector<InetAddress>(const std::string& hostname)> lookup);
+};
+
+}  // namespace tern

@@ -1,0 +1,128 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tern/http_url.h"
+#include "tern/mockwebserver/dispatcher.h"
+#include "tern/mockwebserver/mock_response.h"
+#include "tern/mockwebserver/queue_dispatcher.h"
+#include "tern/mockwebserver/recorded_request.h"
+#include "tern/mockwebserver/socket_policy.h"
+
+namespace tern::mockwebserver {
+
+// A scriptable HTTP/1.1 server for tests, as OkHttp's mockwebserver3 MockWebServer. Script the
+// responses, point the code under test at url(), then check the requests it made:
+//
+//   MockWebServer server;
+//   server.enqueue(MockResponse::Builder().body("hello").build());
+//   HttpUrl url = server.url("/greeting");      // Starts the server on 127.0.0.1.
+//   ... make a request to url ...
+//   RecordedRequest request = server.takeRequest();
+//   EXPECT_EQ(request.path(), "/greeting");
+//
+// Threads: one accept thread, plus one thread per connection. close() (and the destructor)
+// stops them all promptly, whatever they are doing (reading a request, waiting in the
+// dispatcher, sleeping for a delay or throttle, stalled by a socket policy), closes every
+// socket and joins every thread: nothing leaks.
+//
+// Every method is thread-safe. Not copyable or movable (its threads refer to it).
+class MockWebServer {
+ public:
+  // How long takeRequest() without a timeout waits.
+  static constexpr std::chrono::seconds kDefaultTakeRequestTimeout{10};
+
+  // A server that is not started yet, with a QueueDispatcher.
+  MockWebServer();
+
+  // Closes the server (see close()).
+  ~MockWebServer();
+
+  MockWebServer(const MockWebServer&) = delete;
+  MockWebServer& operator=(const MockWebServer&) = delete;
+
+  // Starts listening on the loopback interface, 127.0.0.1, on `port` (0, the default, picks a
+  // free port; tests should use 0). Does nothing if already started. Throws IOException if the
+  // port cannot be bound, std::logic_error if the server was closed, std::invalid_argument if
+  // `port` is outside 0..65535.
+  void start(int port = 0);
+
+  // Starts listening on `host` (an IPv4 or IPv6 literal, or a name resolved to its first
+  // address) and `port`. hostName() is then `host`. Throws UnknownHostException if `host` does
+  // not resolve, otherwise as start(port).
+  void start(std::string_view host, int port);
+
+  // Stops the server: stops accepting, closes every connection (clients see end of stream or a
+  // reset), releases the dispatcher (Dispatcher::shutdown()), and joins every thread. Returns
+  // promptly even while clients are mid-request or connections are stalled. Recorded requests
+  // stay available to takeRequest(). Idempotent; the server cannot be started again. Must not
+  // be called from a dispatcher (use SocketPolicy::ShutdownServerAfterResponse).
+  void close();
+
+  // The same as close(), OkHttp's other name for it.
+  void shutdown() { close(); }
+
+  // True once start() (or a method that starts the server) has run.
+  bool started() const;
+
+  // The host clients should connect to: "127.0.0.1", or the host given to start(host, port).
+  // Starts the server if needed.
+  std::string hostName();
+
+  // The port the server listens on. Starts the server if needed.
+  int port();
+
+  // A URL on this server: url("/a?b") is "http://127.0.0.1:<port>/a?b". `path` is resolved
+  // against the server's root URL, so it may hold a query or be relative. Starts the server if
+  // needed. Throws std::invalid_argument if the result is not a valid URL.
+  HttpUrl url(std::string_view path);
+
+  // Scripts `response` for a future request: the first request gets the first enqueued
+  // response, and so on (see QueueDispatcher). Throws std::logic_error if setDispatcher()
+  // replaced the QueueDispatcher.
+  void enqueue(MockResponse response);
+
+  // Replaces the dispatcher that answers requests. Throws std::invalid_argument if null.
+  void setDispatcher(std::shared_ptr<Dispatcher> dispatcher);
+
+  // Replaces the dispatcher with `dispatch`, called for each request (from connection threads,
+  // possibly concurrently).
+  void setDispatcher(std::function<MockResponse(const RecordedRequest&)> dispatch);
+
+  // The current dispatcher.
+  std::shared_ptr<Dispatcher> dispatcher() const;
+
+  // Waits for the next request the server received, removes it from the server's record and
+  // returns it. Waits at most kDefaultTakeRequestTimeout, then throws InterruptedIOException
+  // ("MockWebServer.takeRequest() timed out after 10s") rather than hang a test forever.
+  RecordedRequest takeRequest();
+
+  // Like takeRequest(), waiting at most `timeout`; std::nullopt if no request arrived in time.
+  std::optional<RecordedRequest> takeRequest(std::chrono::nanoseconds timeout);
+
+  // The number of requests received so far (including those already taken and the requests
+  // recorded for DisconnectAtStart / StallSocketAtStart connections). More than the number of
+  // connections when connections are reused.
+  int requestCount() const;
+
+  // Keeps at most `bodyLimit` bytes of each request body in RecordedRequest::body() (bodySize()
+  // still counts them all). Unlimited by default. Throws std::invalid_argument if negative.
+  void setBodyLimit(int64_t bodyLimit);
+  int64_t bodyLimit() const;
+
+  // "MockWebServer[<port>]" (-1 before start()).
+  std::string toString() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tern::mockwebserver

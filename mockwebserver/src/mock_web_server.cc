@@ -1,0 +1,314 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "tern/mockwebserver/mock_web_server.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <list>
+#include <mutex>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "http1_connection.h"
+#include "server_socket.h"
+#include "server_state.h"
+#include "tern/exceptions.h"
+
+namespace tern::mockwebserver {
+
+using internal::FileDescriptor;
+
+namespace {
+
+// A Dispatcher that calls a function, for MockWebServer::setDispatcher(std::function).
+class FunctionDispatcher final : public Dispatcher {
+ public:
+  explicit FunctionDispatcher(std::function<MockResponse(const RecordedRequest&)> dispatch)
+      : dispatch_(std::move(dispatch)) {}
+  MockResponse dispatch(const RecordedRequest& request) override { return dispatch_(request); }
+
+ private:
+  std::function<MockResponse(const RecordedRequest&)> dispatch_;
+};
+
+// The numeric address of `address` as it goes in a URL authority: "127.0.0.1" or "[::1]".
+std::string authorityHost(const sockaddr_storage& address) {
+  char text[INET6_ADDRSTRLEN] = {};
+  if (address.ss_family == AF_INET6) {
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(address).sin6_addr, text,
+              sizeof(text));
+    return "[" + std::string(text) + "]";
+  }
+  inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(address).sin_addr, text, sizeof(text));
+  return text;
+}
+
+}  // namespace
+
+struct MockWebServer::Impl {
+  // One connection's thread. `done` is set as the thread's last act, so the accept thread can
+  // join finished threads as it goes instead of keeping one per connection until close().
+  struct ConnectionThread {
+    std::thread thread;
+    std::atomic<bool> done{false};
+  };
+
+  internal::ServerState state;
+
+  mutable std::mutex mutex;  // Guards started, closed and acceptThread.
+  bool started = false;
+  bool closed = false;
+  std::thread acceptThread;
+
+  std::mutex connectionsMutex;
+  std::list<std::unique_ptr<ConnectionThread>> connections;  // Guarded by connectionsMutex.
+
+  // Runs on the accept thread until the server closes; owns the listening socket.
+  void acceptConnections(FileDescriptor listener);
+  void serveConnection(FileDescriptor socket, int connectionIndex);
+  void joinFinishedConnections();
+};
+
+void MockWebServer::Impl::acceptConnections(FileDescriptor listener) {
+  int nextConnectionIndex = 0;
+  while (true) {
+    try {
+      internal::awaitReady(listener.get(), POLLIN, state.closing());
+    } catch (const IOException&) {
+      break;  // Closing (ServerClosedException), or poll failed: either way stop accepting.
+    }
+    FileDescriptor socket(
+        ::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+    if (!socket.valid()) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        try {
+          state.closing().sleep(std::chrono::milliseconds(10));  // Out of resources: back off.
+        } catch (const IOException&) {
+          break;
+        }
+      }
+      continue;  // EAGAIN, EINTR, ECONNABORTED: the next poll tells.
+    }
+    const int noDelay = 1;  // Throttled pieces and small responses go out at once.
+    ::setsockopt(socket.get(), IPPROTO_TCP, TCP_NODELAY, &noDelay, sizeof(noDelay));
+
+    joinFinishedConnections();
+    const int connectionIndex = nextConnectionIndex++;
+    try {
+      if (state.dispatcher()->peek().socketPolicy().is<SocketPolicy::DisconnectAtStart>()) {
+        state.dispatchBookkeepingRequest(0, connectionIndex);
+        continue;  // Closes the socket without reading anything.
+      }
+      serveConnection(std::move(socket), connectionIndex);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "MockWebServer[%d] connection %d not served: %s\n", state.port(),
+                   connectionIndex, e.what());
+    }
+  }
+}
+
+void MockWebServer::Impl::serveConnection(FileDescriptor socket, int connectionIndex) {
+  auto connection = std::make_unique<ConnectionThread>();
+  ConnectionThread* raw = connection.get();
+  {
+    std::lock_guard lock(connectionsMutex);
+    connections.push_back(std::move(connection));
+  }
+  try {
+    raw->thread = std::thread([this, raw, socket = std::move(socket), connectionIndex]() mutable {
+      try {
+        internal::Http1Connection(state, std::move(socket), connectionIndex).serve();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "MockWebServer[%d] connection %d failed: %s\n", state.port(),
+                     connectionIndex, e.what());
+      }
+      raw->done.store(true, std::memory_order_release);
+    });
+  } catch (const std::system_error&) {
+    raw->done.store(true, std::memory_order_release);  // No thread; the socket is closed.
+    throw;
+  }
+}
+
+void MockWebServer::Impl::joinFinishedConnections() {
+  std::list<std::unique_ptr<ConnectionThread>> finished;
+  {
+    std::lock_guard lock(connectionsMutex);
+    for (auto it = connections.begin(); it != connections.end();) {
+      auto next = std::next(it);
+      if ((*it)->done.load(std::memory_order_acquire)) {
+        finished.splice(finished.end(), connections, it);
+      }
+      it = next;
+    }
+  }
+  for (auto& connection : finished) {
+    if (connection->thread.joinable()) connection->thread.join();
+  }
+}
+
+MockWebServer::MockWebServer() : impl_(std::make_unique<Impl>()) {}
+
+MockWebServer::~MockWebServer() { close(); }
+
+void MockWebServer::start(int port) { start("127.0.0.1", port); }
+
+void MockWebServer::start(std::string_view host, int port) {
+  if (port < 0 || port > 65535) {
+    throw std::invalid_argument("MockWebServer::start: port out of range: " + std::to_string(port));
+  }
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->closed) throw std::logic_error("MockWebServer::start: the server was closed");
+  if (impl_->started) return;
+
+  const std::string hostName(host);
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (const int error = ::getaddrinfo(hostName.c_str(), nullptr, &hints, &found); error != 0) {
+    throw UnknownHostException("MockWebServer::start: cannot resolve " + hostName + ": " +
+                               gai_strerror(error));
+  }
+  sockaddr_storage address{};
+  socklen_t addressLength = found->ai_addrlen;
+  std::memcpy(&address, found->ai_addr, found->ai_addrlen);
+  ::freeaddrinfo(found);
+  if (address.ss_family == AF_INET6) {
+    reinterpret_cast<sockaddr_in6&>(address).sin6_port = htons(static_cast<uint16_t>(port));
+  } else {
+    reinterpret_cast<sockaddr_in&>(address).sin_port = htons(static_cast<uint16_t>(port));
+  }
+
+  const std::string where = hostName + ":" + std::to_string(port);
+  FileDescriptor listener(
+      ::socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (!listener.valid()) {
+    throw IOException("MockWebServer::start: socket() failed for " + where + ": " +
+                      internal::errnoMessage(errno));
+  }
+  const int reuse = 1;  // A fixed port can be rebound while old connections sit in TIME_WAIT.
+  ::setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &reuse, sizeof(reuse));
+  if (::bind(listener.get(), reinterpret_cast<const sockaddr*>(&address), addressLength) != 0 ||
+      ::listen(listener.get(), 50) != 0) {
+    throw IOException("MockWebServer::start: cannot listen on " + where + ": " +
+                      internal::errnoMessage(errno));
+  }
+  addressLength = sizeof(address);
+  ::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &addressLength);
+  const int boundPort =
+      ntohs(address.ss_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6&>(address).sin6_port
+                                          : reinterpret_cast<const sockaddr_in&>(address).sin_port);
+
+  impl_->state.setAddress(hostName, authorityHost(address), boundPort);
+  impl_->acceptThread = std::thread(&Impl::acceptConnections, impl_.get(), std::move(listener));
+  impl_->started = true;
+}
+
+void MockWebServer::close() {
+  {
+    std::lock_guard lock(impl_->mutex);
+    if (impl_->closed) return;
+    impl_->closed = true;
+  }
+  impl_->state.beginShutdown();
+  // No lock needed: closed is set, so start() can no longer touch acceptThread.
+  if (impl_->acceptThread.joinable()) impl_->acceptThread.join();
+  // The accept thread has stopped, so no connection is added from here on.
+  std::list<std::unique_ptr<Impl::ConnectionThread>> connections;
+  {
+    std::lock_guard lock(impl_->connectionsMutex);
+    connections.swap(impl_->connections);
+  }
+  for (auto& connection : connections) {
+    if (connection->thread.joinable()) connection->thread.join();
+  }
+}
+
+bool MockWebServer::started() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->started;
+}
+
+std::string MockWebServer::hostName() {
+  if (!started()) start();
+  return impl_->state.hostName();
+}
+
+int MockWebServer::port() {
+  if (!started()) start();
+  return impl_->state.port();
+}
+
+HttpUrl MockWebServer::url(std::string_view path) {
+  if (!started()) start();
+  std::optional<HttpUrl> result = impl_->state.rootUrl().resolve(path);
+  if (!result) {
+    throw std::invalid_argument("MockWebServer::url: invalid path \"" + std::string(path) + "\"");
+  }
+  return *result;
+}
+
+void MockWebServer::enqueue(MockResponse response) {
+  auto queue = std::dynamic_pointer_cast<QueueDispatcher>(impl_->state.dispatcher());
+  if (!queue) {
+    throw std::logic_error(
+        "MockWebServer::enqueue: setDispatcher() replaced the QueueDispatcher; script responses "
+        "in your dispatcher instead");
+  }
+  queue->enqueueResponse(std::move(response));
+}
+
+void MockWebServer::setDispatcher(std::shared_ptr<Dispatcher> dispatcher) {
+  if (!dispatcher) throw std::invalid_argument("MockWebServer::setDispatcher: null dispatcher");
+  impl_->state.setDispatcher(std::move(dispatcher));
+}
+
+void MockWebServer::setDispatcher(std::function<MockResponse(const RecordedRequest&)> dispatch) {
+  if (!dispatch) throw std::invalid_argument("MockWebServer::setDispatcher: empty function");
+  setDispatcher(std::make_shared<FunctionDispatcher>(std::move(dispatch)));
+}
+
+std::shared_ptr<Dispatcher> MockWebServer::dispatcher() const { return impl_->state.dispatcher(); }
+
+RecordedRequest MockWebServer::takeRequest() {
+  std::optional<RecordedRequest> request = takeRequest(kDefaultTakeRequestTimeout);
+  if (!request) {
+    throw InterruptedIOException("MockWebServer.takeRequest() timed out after " +
+                                 std::to_string(kDefaultTakeRequestTimeout.count()) +
+                                 "s: no request arrived");
+  }
+  return std::move(*request);
+}
+
+std::optional<RecordedRequest> MockWebServer::takeRequest(std::chrono::nanoseconds timeout) {
+  return impl_->state.take(timeout);
+}
+
+int MockWebServer::requestCount() const { return impl_->state.requestCount(); }
+
+void MockWebServer::setBodyLimit(int64_t bodyLimit) {
+  if (bodyLimit < 0) {
+    throw std::invalid_argument("MockWebServer::setBodyLimit: negative limit " +
+                                std::to_string(bodyLimit));
+  }
+  impl_->state.setBodyLimit(bodyLimit);
+}
+
+int64_t MockWebServer::bodyLimit() const { return impl_->state.bodyLimit(); }
+
+std::string MockWebServer::toString() const {
+  return "MockWebServer[" + std::to_string(started() ? impl_->state.port() : -1) + "]";
+}
+
+}  // namespace tern::mockwebserver

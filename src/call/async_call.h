@@ -1,0 +1,45 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "tern/callback.h"
+#include "tern/dispatcher.h"
+
+namespace tern::internal {
+
+class RealCall;
+
+// An enqueued call waiting for, or running on, a dispatcher thread, as OkHttp's
+// RealCall.AsyncCall. Shares a per-host counter with the other calls to its host, which the
+// Dispatcher uses to enforce maxRequestsPerHost.
+class AsyncCall : public std::enable_shared_from_this<AsyncCall> {
+ public:
+  AsyncCall(std::shared_ptr<RealCall> call, std::shared_ptr<Callback> callback);
+
+  RealCall& call() const noexcept { return *call_; }
+  std::shared_ptr<RealCall> sharedCall() const noexcept { return call_; }
+
+  // The URL host, which maxRequestsPerHost counts by.
+  const std::string& host() const;
+
+  // The calls to this host running now; shared with the other AsyncCalls to the host.
+  std::atomic<int>& callsPerHost() const noexcept { return *callsPerHost_; }
+  void reuseCallsPerHostFrom(const AsyncCall& other) { callsPerHost_ = other.callsPerHost_; }
+
+  // Hands this call to `executor`. If the executor refuses it, the call fails with
+  // InterruptedIOException("executor rejected") and is finished. Dispatcher lock not held.
+  void executeOn(const Dispatcher::Executor& executor);
+
+  // Runs the call and reports to the callback (on the executor's thread).
+  void run();
+
+ private:
+  std::shared_ptr<RealCall> call_;
+  std::shared_ptr<Callback> callback_;
+  std::shared_ptr<std::atomic<int>> callsPerHost_;
+};
+
+}  // namespace tern::internal

@@ -1,0 +1,129 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "call/bridge_interceptor.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/ascii.h"
+#include "io/gzip_source.h"
+#include "tern/buffered_source.h"
+#include "tern/version.h"
+
+namespace tern::internal {
+namespace {
+
+// "a=b; c=d" (RFC 6265 §5.4).
+std::string cookieHeader(const std::vector<Cookie>& cookies) {
+  std::string result;
+  for (const Cookie& cookie : cookies) {
+    if (!result.empty()) result += "; ";
+    result += cookie.name() + "=" + cookie.value();
+  }
+  return result;
+}
+
+// A Source that reads a ResponseBody it owns: lets a decoder wrap a body that must stay alive
+// (and close the connection's source when closed).
+class ResponseBodySource final : public Source {
+ public:
+  explicit ResponseBodySource(ResponseBody body) : body_(std::move(body)) {}
+  int64_t read(Buffer& sink, int64_t byteCount) override {
+    return body_.source().read(sink, byteCount);
+  }
+  Timeout& timeout() override { return body_.source().timeout(); }
+  void close() override { body_.close(); }
+
+ private:
+  ResponseBody body_;
+};
+
+// True if the response can have a body (OkHttp's promisesBody, RFC 9112 §6.3): not a HEAD,
+// not 1xx, 204 or 304, unless its headers announce one anyway.
+bool promisesBody(const Response& response) {
+  if (response.request().method() == "HEAD") return false;
+  int code = response.code();
+  if ((code < 100 || code >= 200) && code != 204 && code != 304) return true;
+  std::optional<std::string> length = response.header("Content-Length");
+  if (length && *length != "-1" && *length != "0") return true;
+  std::optional<std::string> encoding = response.header("Transfer-Encoding");
+  return encoding && equalsIgnoreCase(*encoding, "chunked");
+}
+
+}  // namespace
+
+std::string hostHeader(const HttpUrl& url) {
+  const std::string& host = url.host();
+  std::string result = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  if (url.port() != HttpUrl::defaultPort(url.scheme())) {
+    result += ":" + std::to_string(url.port());
+  }
+  return result;
+}
+
+Response BridgeInterceptor::intercept(Chain& chain) {
+  const Request& userRequest = chain.request();
+  Request::Builder requestBuilder = userRequest.newBuilder();
+
+  if (const std::shared_ptr<RequestBody>& body = userRequest.body()) {
+    if (std::optional<MediaType> contentType = body->contentType()) {
+      requestBuilder.header("Content-Type", contentType->toString());
+    }
+    int64_t contentLength = body->contentLength();
+    if (contentLength != -1) {
+      requestBuilder.header("Content-Length", std::to_string(contentLength));
+      requestBuilder.removeHeader("Transfer-Encoding");
+    } else {
+      requestBuilder.header("Transfer-Encoding", "chunked");
+      requestBuilder.removeHeader("Content-Length");
+    }
+  }
+
+  if (!userRequest.header("Host")) requestBuilder.header("Host", hostHeader(userRequest.url()));
+  if (!userRequest.header("Connection")) requestBuilder.header("Connection", "Keep-Alive");
+
+  // We ask for gzip only when the caller did not pick an encoding; then we also decode it.
+  // A Range request is left alone: its offsets would be into the compressed bytes.
+  bool transparentGzip = false;
+  if (!userRequest.header("Accept-Encoding") && !userRequest.header("Range")) {
+    transparentGzip = true;
+    requestBuilder.header("Accept-Encoding", "gzip");
+  }
+
+  std::vector<Cookie> cookies = cookieJar_->loadForRequest(userRequest.url());
+  if (!cookies.empty()) requestBuilder.header("Cookie", cookieHeader(cookies));
+
+  if (!userRequest.header("User-Agent")) requestBuilder.header("User-Agent", userAgent());
+
+  Response networkResponse = chain.proceed(requestBuilder.build());
+
+  if (cookieJar_ != CookieJar::noCookies()) {
+    std::vector<Cookie> received = Cookie::parseAll(userRequest.url(), networkResponse.headers());
+    if (!received.empty()) cookieJar_->saveFromResponse(userRequest.url(), received);
+  }
+
+  std::optional<std::string> contentEncoding = networkResponse.header("Content-Encoding");
+  bool gzipped = transparentGzip && contentEncoding && equalsIgnoreCase(*contentEncoding, "gzip") &&
+                 promisesBody(networkResponse) && networkResponse.body();
+  if (!gzipped) {
+    return std::move(networkResponse).newBuilder().request(userRequest).build();
+  }
+
+  Headers strippedHeaders = networkResponse.headers()
+                                .newBuilder()
+                                .removeAll("Content-Encoding")
+                                .removeAll("Content-Length")
+                                .build();
+  ResponseBody networkBody = std::move(*networkResponse.body());
+  std::optional<MediaType> contentType = networkBody.contentType();
+  auto gzipSource =
+      std::make_unique<GzipSource>(std::make_unique<ResponseBodySource>(std::move(networkBody)));
+  return std::move(networkResponse)
+      .newBuilder()
+      .request(userRequest)
+      .headers(strippedHeaders)
+      .body(ResponseBody(buffer(std::move(gzipSource)), std::move(contentType), -1))
+      .build();
+}
+
+}  // namespace tern::internal

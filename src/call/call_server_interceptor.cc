@@ -1,0 +1,114 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "call/call_server_interceptor.h"
+
+#include <chrono>
+#include <exception>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "call/real_interceptor_chain.h"
+#include "connection/exchange.h"
+#include "connection/exchange_codec.h"
+#include "http/http_method.h"
+#include "io/ascii.h"
+#include "tern/buffered_sink.h"
+
+namespace tern::internal {
+namespace {
+
+int64_t currentTimeMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool hasConnectionClose(const std::optional<std::string>& value) {
+  return value && equalsIgnoreCase(*value, "close");
+}
+
+}  // namespace
+
+Response CallServerInterceptor::intercept(Chain& chain) {
+  auto& realChain = static_cast<RealInterceptorChain&>(chain);
+  Exchange& exchange = *realChain.exchange();
+  const Request& request = realChain.request();
+  const std::shared_ptr<RequestBody>& requestBody = request.body();
+  int64_t sentRequestMillis = currentTimeMillis();
+
+  std::optional<Response::Builder> responseBuilder;
+  std::exception_ptr sendRequestException;
+  try {
+    exchange.writeRequestHeaders(request);
+    if (permitsRequestBody(request.method()) && requestBody) {
+      std::optional<std::string> expect = request.header("Expect");
+      bool expectContinue = expect && equalsIgnoreCase(*expect, "100-continue");
+      if (expectContinue) {
+        // Wait for "100 Continue" before sending the body; any other answer is final.
+        exchange.flushRequest();
+        responseBuilder = exchange.readResponseHeaders(true);
+      }
+      if (!responseBuilder) {
+        std::unique_ptr<BufferedSink> sink = buffer(exchange.createRequestBody(request));
+        requestBody->writeTo(*sink);
+        sink->close();
+      } else {
+        // The server answered without the body; the HTTP/1.1 connection cannot carry another
+        // exchange, since the server may still be expecting the body.
+        exchange.noRequestBody();
+        exchange.noNewExchangesOnConnection();
+      }
+    } else {
+      exchange.noRequestBody();
+    }
+    exchange.finishRequest();
+  } catch (const InterruptedIOException&) {
+    // A write timeout or a cancellation: the connection is unusable, as OkHttp's closed socket
+    // would be, so there is no response worth waiting for.
+    throw;
+  } catch (const IOException&) {
+    // Failing to send is final unless the server is already answering (it may have stopped
+    // reading a body it did not want): then read its response.
+    if (!exchange.hasFailure()) throw;
+    sendRequestException = std::current_exception();
+  }
+
+  try {
+    if (!responseBuilder) {
+      responseBuilder = exchange.readResponseHeaders(false);
+    }
+    Response response = std::move(*responseBuilder)
+                            .request(request)
+                            .sentRequestAtMillis(sentRequestMillis)
+                            .receivedResponseAtMillis(currentTimeMillis())
+                            .build();
+    // Skip interim responses (RFC 9110 §15.2): only a final one answers the request.
+    while (isInformational(response.code())) {
+      responseBuilder = exchange.readResponseHeaders(false);
+      response = std::move(*responseBuilder)
+                     .request(request)
+                     .sentRequestAtMillis(sentRequestMillis)
+                     .receivedResponseAtMillis(currentTimeMillis())
+                     .build();
+    }
+
+    ResponseBody body = exchange.openResponseBody(response);
+    response = std::move(response).newBuilder().body(std::move(body)).build();
+
+    if (hasConnectionClose(response.request().header("Connection")) ||
+        hasConnectionClose(response.header("Connection"))) {
+      exchange.noNewExchangesOnConnection();
+    }
+    int code = response.code();
+    if ((code == 204 || code == 205) && response.body()->contentLength() > 0) {
+      throw ProtocolException("HTTP " + std::to_string(code) + " had non-zero Content-Length: " +
+                              std::to_string(response.body()->contentLength()));
+    }
+    return response;
+  } catch (const IOException&) {
+    if (sendRequestException) std::rethrow_exception(sendRequestException);
+    throw;
+  }
+}
+
+}  // namespace tern::internal

@@ -1,0 +1,181 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "tern/dispatcher.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "call/async_call.h"
+#include "call/real_call.h"
+#include "concurrent/thread_pool_executor.h"
+
+namespace tern {
+
+using internal::AsyncCall;
+using internal::RealCall;
+
+Dispatcher::Dispatcher()
+    : ownExecutor_(std::make_unique<internal::ThreadPoolExecutor>("tern Dispatcher")) {
+  internal::ThreadPoolExecutor* pool = ownExecutor_.get();
+  executor_ = [pool](std::function<void()> job) { pool->execute(std::move(job)); };
+}
+
+Dispatcher::Dispatcher(Executor executor) : executor_(std::move(executor)) {
+  if (!executor_) throw std::invalid_argument("Dispatcher: executor is empty");
+}
+
+Dispatcher::~Dispatcher() = default;
+
+int Dispatcher::maxRequests() const {
+  std::lock_guard lock(mutex_);
+  return maxRequests_;
+}
+
+void Dispatcher::setMaxRequests(int maxRequests) {
+  if (maxRequests < 1) {
+    throw std::invalid_argument("max < 1: " + std::to_string(maxRequests));
+  }
+  {
+    std::lock_guard lock(mutex_);
+    maxRequests_ = maxRequests;
+  }
+  promoteAndExecute();
+}
+
+int Dispatcher::maxRequestsPerHost() const {
+  std::lock_guard lock(mutex_);
+  return maxRequestsPerHost_;
+}
+
+void Dispatcher::setMaxRequestsPerHost(int maxRequestsPerHost) {
+  if (maxRequestsPerHost < 1) {
+    throw std::invalid_argument("max < 1: " + std::to_string(maxRequestsPerHost));
+  }
+  {
+    std::lock_guard lock(mutex_);
+    maxRequestsPerHost_ = maxRequestsPerHost;
+  }
+  promoteAndExecute();
+}
+
+void Dispatcher::setIdleCallback(std::function<void()> idleCallback) {
+  std::lock_guard lock(mutex_);
+  idleCallback_ = std::move(idleCallback);
+}
+
+void Dispatcher::enqueue(std::shared_ptr<AsyncCall> call) {
+  {
+    std::lock_guard lock(mutex_);
+    // Share the per-host counter with the calls to the same host already here.
+    auto sameHost = [&](const std::shared_ptr<AsyncCall>& other) {
+      return other->host() == call->host();
+    };
+    auto running = std::find_if(runningAsyncCalls_.begin(), runningAsyncCalls_.end(), sameHost);
+    if (running != runningAsyncCalls_.end()) {
+      call->reuseCallsPerHostFrom(**running);
+    } else {
+      auto ready = std::find_if(readyAsyncCalls_.begin(), readyAsyncCalls_.end(), sameHost);
+      if (ready != readyAsyncCalls_.end()) call->reuseCallsPerHostFrom(**ready);
+    }
+    readyAsyncCalls_.push_back(std::move(call));
+  }
+  promoteAndExecute();
+}
+
+bool Dispatcher::promoteAndExecute() {
+  std::vector<std::shared_ptr<AsyncCall>> executable;
+  bool isRunning;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = readyAsyncCalls_.begin(); it != readyAsyncCalls_.end();) {
+      if (static_cast<int>(runningAsyncCalls_.size()) >= maxRequests_) break;
+      if ((*it)->callsPerHost().load() >= maxRequestsPerHost_) {
+        ++it;  // That host is at its limit; a later call to another host may go.
+        continue;
+      }
+      (*it)->callsPerHost().fetch_add(1);
+      executable.push_back(*it);
+      runningAsyncCalls_.push_back(*it);
+      it = readyAsyncCalls_.erase(it);
+    }
+    isRunning = runningCallsCountLocked() > 0;
+  }
+  // Outside the lock: an executor may run the job inline, or refuse it and finish the call.
+  for (const auto& call : executable) call->executeOn(executor_);
+  return isRunning;
+}
+
+void Dispatcher::executed(RealCall* call) {
+  std::lock_guard lock(mutex_);
+  runningSyncCalls_.push_back(call);
+}
+
+void Dispatcher::finished(const std::shared_ptr<AsyncCall>& call) {
+  call->callsPerHost().fetch_sub(1);
+  {
+    std::lock_guard lock(mutex_);
+    auto it = std::find(runningAsyncCalls_.begin(), runningAsyncCalls_.end(), call);
+    if (it == runningAsyncCalls_.end()) throw std::logic_error("Call wasn't in-flight!");
+    runningAsyncCalls_.erase(it);
+  }
+  afterFinished();
+}
+
+void Dispatcher::finished(RealCall* call) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = std::find(runningSyncCalls_.begin(), runningSyncCalls_.end(), call);
+    if (it == runningSyncCalls_.end()) throw std::logic_error("Call wasn't in-flight!");
+    runningSyncCalls_.erase(it);
+  }
+  afterFinished();
+}
+
+void Dispatcher::afterFinished() {
+  std::function<void()> idleCallback;
+  {
+    std::lock_guard lock(mutex_);
+    idleCallback = idleCallback_;
+  }
+  bool isRunning = promoteAndExecute();
+  if (!isRunning && idleCallback) idleCallback();
+}
+
+std::vector<std::shared_ptr<Call>> Dispatcher::queuedCalls() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<Call>> result;
+  for (const auto& call : readyAsyncCalls_) result.push_back(call->sharedCall());
+  return result;
+}
+
+std::vector<std::shared_ptr<Call>> Dispatcher::runningCalls() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<Call>> result;
+  for (RealCall* call : runningSyncCalls_) result.push_back(call->shared_from_this());
+  for (const auto& call : runningAsyncCalls_) result.push_back(call->sharedCall());
+  return result;
+}
+
+int Dispatcher::queuedCallsCount() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<int>(readyAsyncCalls_.size());
+}
+
+int Dispatcher::runningCallsCount() const {
+  std::lock_guard lock(mutex_);
+  return runningCallsCountLocked();
+}
+
+int Dispatcher::runningCallsCountLocked() const {
+  return static_cast<int>(runningAsyncCalls_.size() + runningSyncCalls_.size());
+}
+
+void Dispatcher::cancelAll() {
+  std::lock_guard lock(mutex_);
+  for (const auto& call : readyAsyncCalls_) call->call().cancel();
+  for (const auto& call : runningAsyncCalls_) call->call().cancel();
+  for (RealCall* call : runningSyncCalls_) call->cancel();
+}
+
+}  // namespace tern

@@ -1,0 +1,312 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "call/real_call.h"
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "call/async_call.h"
+#include "call/bridge_interceptor.h"
+#include "call/call_server_interceptor.h"
+#include "call/connect_interceptor.h"
+#include "call/real_interceptor_chain.h"
+#include "call/retry_and_follow_up_interceptor.h"
+#include "concurrent/task_runner.h"
+#include "connection/exchange.h"
+#include "connection/exchange_finder.h"
+#include "connection/real_connection.h"
+#include "connection/real_connection_pool.h"
+#include "tern/connection_pool.h"
+#include "tern/dispatcher.h"
+
+namespace tern::internal {
+
+RealCall::RealCall(Client client, Request originalRequest)
+    : client_(std::move(client)), originalRequest_(std::move(originalRequest)) {
+  timeout_.timeout(client_.callTimeout());
+}
+
+RealCall::~RealCall() {
+  // The watchdog's task holds only a weak reference; dropping the queue drops the task.
+  timeoutQueue_.reset();
+}
+
+bool RealCall::isExecuted() const {
+  std::lock_guard lock(mutex_);
+  return executed_;
+}
+
+std::shared_ptr<Call> RealCall::clone() const {
+  return std::make_shared<RealCall>(client_, originalRequest_);
+}
+
+std::string RealCall::toLoggableString() const {
+  return std::string(isCanceled() ? "canceled " : "") + "call to " +
+         originalRequest_.url().redact();
+}
+
+Response RealCall::execute() {
+  {
+    std::lock_guard lock(mutex_);
+    if (executed_) throw std::logic_error("Already Executed");
+    executed_ = true;
+  }
+  timeoutEnter();
+  Dispatcher& dispatcher = *client_.dispatcher();
+  dispatcher.executed(this);
+  try {
+    Response response = getResponseWithInterceptorChain();
+    dispatcher.finished(this);
+    return response;
+  } catch (...) {
+    dispatcher.finished(this);
+    throw;
+  }
+}
+
+void RealCall::enqueue(std::shared_ptr<Callback> callback) {
+  if (!callback) throw std::invalid_argument("Call::enqueue: callback == null");
+  {
+    std::lock_guard lock(mutex_);
+    if (executed_) throw std::logic_error("Already Executed");
+    executed_ = true;
+  }
+  client_.dispatcher()->enqueue(
+      std::make_shared<AsyncCall>(shared_from_this(), std::move(callback)));
+}
+
+void RealCall::cancel() noexcept {
+  if (canceled_.exchange(true)) return;
+  std::lock_guard lock(mutex_);
+  // Both only break sockets (thread-safe, non-blocking); the threads using them wake and fail.
+  if (exchange_) exchange_->cancel();
+  if (connectionToCancel_) connectionToCancel_->cancel();
+}
+
+void RealCall::setConnectionToCancel(std::shared_ptr<RealConnection> connection) {
+  std::lock_guard lock(mutex_);
+  connectionToCancel_ = std::move(connection);
+  // A cancel() that came before this connection was visible must still reach it.
+  if (connectionToCancel_ && isCanceled()) connectionToCancel_->cancel();
+}
+
+Response RealCall::getResponseWithInterceptorChain() {
+  std::vector<std::shared_ptr<Interceptor>> interceptors = client_.interceptors();
+  interceptors.push_back(std::make_shared<RetryAndFollowUpInterceptor>(client_));
+  interceptors.push_back(std::make_shared<BridgeInterceptor>(client_.cookieJar()));
+  interceptors.push_back(std::make_shared<ConnectInterceptor>());
+  const auto& networkInterceptors = client_.networkInterceptors();
+  interceptors.insert(interceptors.end(), networkInterceptors.begin(), networkInterceptors.end());
+  interceptors.push_back(std::make_shared<CallServerInterceptor>());
+
+  RealInterceptorChain chain(*this, interceptors, 0, nullptr, originalRequest_,
+                             client_.connectTimeout(), client_.readTimeout(),
+                             client_.writeTimeout());
+  std::optional<Response> response;
+  try {
+    response.emplace(chain.proceed(originalRequest_));
+    if (isCanceled()) {
+      response.reset();  // Closes the body.
+      throw InterruptedIOException("Canceled");
+    }
+  } catch (const IOException&) {
+    std::rethrow_exception(noMoreExchanges(std::current_exception()));
+  } catch (...) {
+    noMoreExchanges(nullptr);
+    throw;
+  }
+  if (std::exception_ptr e = noMoreExchanges(nullptr)) {
+    response.reset();
+    std::rethrow_exception(e);
+  }
+  return std::move(*response);
+}
+
+void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder,
+                                               const RealInterceptorChain& chain) {
+  (void)chain;
+  {
+    std::lock_guard lock(mutex_);
+    if (interceptorScopedExchange_) {
+      throw std::logic_error("RealCall: an exchange is already in progress");
+    }
+    if (responseBodyOpen_) {
+      throw std::logic_error(
+          "cannot make a new request because the previous response is still open: please call "
+          "response.close()");
+    }
+    if (requestBodyOpen_) throw std::logic_error("RealCall: the request body is still open");
+  }
+  if (!newExchangeFinder) return;
+
+  const HttpUrl& url = request.url();
+  Address address(url.host(), url.port(), url.isHttps(), client_.dns(),
+                  client_.proxyAuthenticator(), client_.protocols());
+  auto finder = std::make_unique<ExchangeFinder>(client_.connectionPool()->delegate(),
+                                                 std::move(address), *this);
+  std::lock_guard lock(mutex_);
+  exchangeFinder_ = std::move(finder);
+}
+
+std::shared_ptr<Exchange> RealCall::initExchange(const RealInterceptorChain& chain) {
+  std::shared_ptr<ExchangeFinder> finder;
+  {
+    std::lock_guard lock(mutex_);
+    if (!expectMoreExchanges_) throw std::logic_error("RealCall: released");
+    if (responseBodyOpen_ || requestBodyOpen_) {
+      throw std::logic_error("RealCall: the previous exchange is still open");
+    }
+    finder = exchangeFinder_;
+  }
+  bool doExtensiveHealthChecks = chain.request().method() != "GET";
+  std::unique_ptr<ExchangeCodec> codec = finder->find(
+      chain.connectTimeout(), chain.readTimeout(), chain.writeTimeout(), doExtensiveHealthChecks);
+  std::shared_ptr<RealConnection> connection;
+  {
+    std::lock_guard lock(client_.connectionPool()->delegate().mutex());
+    connection = connection_;
+  }
+  auto exchange = std::make_shared<Exchange>(shared_from_this(), finder, std::move(connection),
+                                             std::move(codec));
+  {
+    std::lock_guard lock(mutex_);
+    interceptorScopedExchange_ = exchange;
+    exchange_ = exchange;
+    requestBodyOpen_ = true;
+    responseBodyOpen_ = true;
+  }
+  // A cancel() that came while connecting found no exchange to break: fail now.
+  if (isCanceled()) throw InterruptedIOException("Canceled");
+  return exchange;
+}
+
+void RealCall::exitNetworkInterceptorExchange(bool closeExchange) {
+  std::shared_ptr<Exchange> exchange;
+  {
+    std::lock_guard lock(mutex_);
+    if (!expectMoreExchanges_) throw std::logic_error("RealCall: released");
+    if (closeExchange) exchange = exchange_;
+    interceptorScopedExchange_.reset();
+  }
+  if (exchange) exchange->detachWithViolence();
+}
+
+std::shared_ptr<Exchange> RealCall::interceptorScopedExchange() const {
+  std::lock_guard lock(mutex_);
+  return interceptorScopedExchange_;
+}
+
+std::exception_ptr RealCall::messageDone(Exchange& exchange, bool requestDone, bool responseDone,
+                                         std::exception_ptr e) {
+  bool bothStreamsDone = false;
+  bool callDone = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (exchange_.get() != &exchange) return e;  // Already detached.
+    if ((requestDone && requestBodyOpen_) || (responseDone && responseBodyOpen_)) {
+      if (requestDone) requestBodyOpen_ = false;
+      if (responseDone) responseBodyOpen_ = false;
+      bothStreamsDone = !requestBodyOpen_ && !responseBodyOpen_;
+      callDone = bothStreamsDone && !expectMoreExchanges_;
+    }
+    if (bothStreamsDone) exchange_.reset();
+  }
+  if (bothStreamsDone) {
+    RealConnectionPool& pool = client_.connectionPool()->delegate();
+    std::lock_guard lock(pool.mutex());
+    if (connection_) connection_->incrementSuccessCountLocked();
+  }
+  if (callDone) return this->callDone(e);
+  return e;
+}
+
+std::exception_ptr RealCall::noMoreExchanges(std::exception_ptr e) {
+  bool callDone = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (expectMoreExchanges_) {
+      expectMoreExchanges_ = false;
+      callDone = !requestBodyOpen_ && !responseBodyOpen_;
+    }
+  }
+  if (callDone) return this->callDone(e);
+  return e;
+}
+
+std::exception_ptr RealCall::callDone(std::exception_ptr e) {
+  {
+    std::lock_guard lock(mutex_);
+    if (callDone_) return e;
+    callDone_ = true;
+    connectionToCancel_.reset();
+    exchangeFinder_.reset();
+  }
+  RealConnectionPool& pool = client_.connectionPool()->delegate();
+  std::shared_ptr<RealConnection> connection;
+  {
+    std::lock_guard lock(pool.mutex());
+    connection = connection_;
+  }
+  if (connection) {
+    if (std::shared_ptr<RealConnection> toClose = pool.release(connection, *this)) {
+      toClose->closeSocket();
+    }
+  }
+  return timeoutExit(e);
+}
+
+bool RealCall::retryAfterFailure() {
+  std::shared_ptr<ExchangeFinder> finder;
+  {
+    std::lock_guard lock(mutex_);
+    finder = exchangeFinder_;
+  }
+  return finder && finder->retryAfterFailure();
+}
+
+void RealCall::timeoutEnter() {
+  std::chrono::nanoseconds delay;
+  if (timeout_.hasDeadline()) {
+    auto untilDeadline = timeout_.deadlineNanoTime() - Timeout::Clock::now();
+    delay = timeout_.timeoutNanos() > std::chrono::nanoseconds(0)
+                ? std::min<std::chrono::nanoseconds>(timeout_.timeoutNanos(), untilDeadline)
+                : untilDeadline;
+    if (delay < std::chrono::nanoseconds(0)) delay = std::chrono::nanoseconds(0);
+  } else if (timeout_.timeoutNanos() > std::chrono::nanoseconds(0)) {
+    delay = timeout_.timeoutNanos();
+  } else {
+    return;  // No call timeout.
+  }
+  std::weak_ptr<RealCall> weakSelf = weak_from_this();
+  auto queue = TaskRunner::instance()->newQueue("tern call timeout");
+  queue->execute("call timeout", delay, true, [weakSelf] {
+    if (std::shared_ptr<RealCall> self = weakSelf.lock()) self->onTimeout();
+  });
+  std::lock_guard lock(mutex_);
+  timeoutQueue_ = std::move(queue);
+}
+
+void RealCall::onTimeout() {
+  {
+    std::lock_guard lock(mutex_);
+    if (timeoutExited_) return;
+    timedOut_ = true;
+  }
+  cancel();
+}
+
+std::exception_ptr RealCall::timeoutExit(std::exception_ptr cause) {
+  std::unique_ptr<TaskQueue> queue;
+  bool timedOut = false;
+  {
+    std::lock_guard lock(mutex_);
+    timeoutExited_ = true;
+    timedOut = timedOut_;
+    queue = std::move(timeoutQueue_);
+  }
+  queue.reset();  // Drops the pending watchdog, or waits for a firing one to finish.
+  if (!timedOut) return cause;
+  return std::make_exception_ptr(InterruptedIOException("timeout"));
+}
+
+}  // namespace tern::internal

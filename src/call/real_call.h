@@ -1,0 +1,133 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "concurrent/task_queue.h"
+#include "tern/call.h"
+#include "tern/client.h"
+#include "tern/timeout.h"
+
+namespace tern::internal {
+
+class Exchange;
+class ExchangeFinder;
+class RealConnection;
+class RealInterceptorChain;
+
+// The implementation of Call, as OkHttp's RealCall: the bridge between the application and the
+// network layers. It runs the interceptor chain and tracks the one exchange (request and
+// response) in flight on the connection it holds, so it knows when the connection can go back
+// to the pool and what cancel() must break.
+//
+// Lifecycle: a call makes one exchange at a time. RetryAndFollowUpInterceptor brackets each
+// attempt with enterNetworkInterceptorExchange() / exitNetworkInterceptorExchange();
+// ConnectInterceptor opens the exchange with initExchange(); the exchange reports the end of the
+// request and response bodies through messageDone(). The call ends (connection released, call
+// timeout stopped) once no more exchanges are expected (noMoreExchanges()) and both bodies of
+// the last one are done, which for a streamed response body is when the caller closes it.
+//
+// Threads: one thread runs the call (and later, maybe another reads the body); cancel() may come
+// from any thread. mutex_ guards the exchange bookkeeping; connection_ is guarded by the pool's
+// mutex, as it is part of the connection's bookkeeping. No lock is held while calling out.
+class RealCall final : public Call, public std::enable_shared_from_this<RealCall> {
+ public:
+  RealCall(Client client, Request originalRequest);
+  ~RealCall() override;
+
+  // Call
+  const Request& request() const override { return originalRequest_; }
+  Response execute() override;
+  void enqueue(std::shared_ptr<Callback> callback) override;
+  void cancel() noexcept override;
+  bool isExecuted() const override;
+  bool isCanceled() const override { return canceled_.load(std::memory_order_acquire); }
+  Timeout& timeout() override { return timeout_; }
+  std::shared_ptr<Call> clone() const override;
+
+  const Client& client() const noexcept { return client_; }
+
+  // Runs the whole chain (application interceptors, the built-ins, network interceptors) and
+  // returns the response. Used by execute() and by AsyncCall on a dispatcher thread.
+  Response getResponseWithInterceptorChain();
+
+  // Starts the call timeout watchdog (AsyncTimeout.enter()): if the call is not done within
+  // timeout(), it is canceled and its failure becomes InterruptedIOException("timeout").
+  void timeoutEnter();
+
+  // Prepares for an exchange for `request`; with `newExchangeFinder` a new route plan (after a
+  // redirect), else the retry continues the last one. Throws std::logic_error if the previous
+  // response is still open, IOException if the URL cannot be reached (https before TLS).
+  void enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder,
+                                       const RealInterceptorChain& chain);
+
+  // Finds a connection and opens an exchange on it (ConnectInterceptor). Throws IOException
+  // (wrapped in RouteException for connection failures) or InterruptedIOException("Canceled").
+  std::shared_ptr<Exchange> initExchange(const RealInterceptorChain& chain);
+
+  // Ends the current attempt; with `closeExchange` (the attempt failed or its response was not
+  // returned) the exchange is detached and its connection cannot be reused.
+  void exitNetworkInterceptorExchange(bool closeExchange);
+
+  // The exchange opened by initExchange() for the current attempt, or null.
+  std::shared_ptr<Exchange> interceptorScopedExchange() const;
+
+  // Reports that `exchange`'s request (`requestDone`) and/or response (`responseDone`) body is
+  // finished, with `e` its failure or null. Returns the exception to throw (`e`, or
+  // InterruptedIOException("timeout") if the call timed out), or null.
+  std::exception_ptr messageDone(Exchange& exchange, bool requestDone, bool responseDone,
+                                 std::exception_ptr e);
+
+  // No more exchanges will be made (the chain returned or threw `e`). Returns the exception to
+  // throw, translated as messageDone() does.
+  std::exception_ptr noMoreExchanges(std::exception_ptr e);
+
+  // True if a failed attempt may be retried on another route or connection.
+  bool retryAfterFailure();
+
+  // The connection this call holds, or null. Pool lock held.
+  const std::shared_ptr<RealConnection>& connectionLocked() const noexcept { return connection_; }
+  void setConnectionLocked(std::shared_ptr<RealConnection> connection) {
+    connection_ = std::move(connection);
+  }
+
+  // The connection being connected, so that cancel() can reach it. Null clears it.
+  void setConnectionToCancel(std::shared_ptr<RealConnection> connection);
+
+  // "canceled call to http://host/..." or "call to ...", for messages.
+  std::string toLoggableString() const;
+
+ private:
+  std::exception_ptr callDone(std::exception_ptr e);
+  std::exception_ptr timeoutExit(std::exception_ptr cause);
+  void onTimeout();
+
+  const Client client_;
+  const Request originalRequest_;
+  Timeout timeout_;  // The call timeout; configured before the call starts.
+  std::atomic<bool> canceled_{false};
+
+  mutable std::mutex mutex_;  // Guards the fields below.
+  bool executed_ = false;
+  std::shared_ptr<Exchange> exchange_;                   // Until both its bodies are done.
+  std::shared_ptr<Exchange> interceptorScopedExchange_;  // For the current attempt.
+  std::shared_ptr<RealConnection> connectionToCancel_;   // While connecting.
+  std::shared_ptr<ExchangeFinder>
+      exchangeFinder_;  // For the current follow-up; exchanges share it.
+  bool requestBodyOpen_ = false;
+  bool responseBodyOpen_ = false;
+  bool expectMoreExchanges_ = true;
+  bool callDone_ = false;
+  // The call timeout watchdog.
+  std::unique_ptr<TaskQueue> timeoutQueue_;
+  bool timedOut_ = false;
+  bool timeoutExited_ = false;
+
+  std::shared_ptr<RealConnection> connection_;  // Guarded by the pool's mutex.
+};
+
+}  // namespace tern::internal

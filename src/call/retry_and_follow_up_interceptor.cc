@@ -1,0 +1,245 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "call/retry_and_follow_up_interceptor.h"
+
+#include <climits>
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "call/real_call.h"
+#include "call/real_interceptor_chain.h"
+#include "connection/exchange.h"
+#include "connection/real_connection.h"
+#include "connection/route_exception.h"
+#include "http/http_method.h"
+
+namespace tern::internal {
+namespace {
+
+constexpr int kHttpMultipleChoices = 300;
+constexpr int kHttpMovedPermanently = 301;
+constexpr int kHttpMovedTemporarily = 302;
+constexpr int kHttpSeeOther = 303;
+constexpr int kHttpTemporaryRedirect = 307;
+constexpr int kHttpPermanentRedirect = 308;
+constexpr int kHttpUnauthorized = 401;
+constexpr int kHttpProxyAuth = 407;
+constexpr int kHttpClientTimeout = 408;
+constexpr int kHttpUnavailable = 503;
+
+// The Retry-After delay in seconds (RFC 9110 §10.2.3): `defaultDelay` without the header,
+// INT_MAX for an HTTP date or anything but a number (we never wait to retry).
+int retryAfter(const Response& response, int defaultDelay) {
+  std::optional<std::string> header = response.header("Retry-After");
+  if (!header) return defaultDelay;
+  if (header->empty() || header->size() > 9) return INT_MAX;
+  int seconds = 0;
+  for (char c : *header) {
+    if (c < '0' || c > '9') return INT_MAX;
+    seconds = seconds * 10 + (c - '0');
+  }
+  return seconds;
+}
+
+// True if `failure` happened after `request`'s body started going out and the body cannot be
+// sent again.
+bool requestIsOneShot(const Request& request) {
+  return request.body() && request.body()->isOneShot();
+}
+
+// True if a failure like `e` may go away on another attempt.
+bool isRecoverable(const IOException& e, bool requestSendStarted) {
+  // The server broke HTTP; it would do so again.
+  if (dynamic_cast<const ProtocolException*>(&e)) return false;
+  // A cancellation or a call timeout must not be retried; a connect timeout may (another route
+  // may answer), a read or write timeout may not once the request went out.
+  if (dynamic_cast<const InterruptedIOException*>(&e)) {
+    return dynamic_cast<const SocketTimeoutException*>(&e) && !requestSendStarted;
+  }
+  if (dynamic_cast<const SSLPeerUnverifiedException*>(&e)) return false;
+  return true;
+}
+
+// The redirected request's method rules (OkHttp's HttpMethod): WebDAV's PROPFIND keeps its body
+// on every redirect; every other method becomes GET on 301/302/303.
+bool redirectsWithBody(const std::string& method) { return method == "PROPFIND"; }
+bool redirectsToGet(const std::string& method) { return method != "PROPFIND"; }
+
+// True if a connection for `a` could also serve `b`: same scheme, host and port. Credentials
+// for one origin must not leak to another (RFC 9110 §11.6.2).
+bool sameOrigin(const HttpUrl& a, const HttpUrl& b) {
+  return a.scheme() == b.scheme() && a.host() == b.host() && a.port() == b.port();
+}
+
+}  // namespace
+
+Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
+  auto& realChain = static_cast<RealInterceptorChain&>(chain);
+  RealCall& call = realChain.realCall();
+  Request request = chain.request();
+  std::optional<Response> priorResponse;
+  bool newExchangeFinder = true;
+  int followUpCount = 0;
+
+  while (true) {
+    call.enterNetworkInterceptorExchange(request, newExchangeFinder, realChain);
+
+    bool closeActiveExchange = true;
+    try {
+      if (call.isCanceled()) throw InterruptedIOException("Canceled");
+
+      std::optional<Response> response;
+      try {
+        response.emplace(realChain.proceed(request));
+        newExchangeFinder = true;
+      } catch (const RouteException& e) {
+        // Connecting failed: the request was not sent.
+        std::exception_ptr connectFailure = e.lastConnectException();
+        bool recovered = false;
+        try {
+          std::rethrow_exception(connectFailure);
+        } catch (const IOException& ioException) {
+          recovered = recover(ioException, call, request, false);
+        }
+        if (!recovered) std::rethrow_exception(connectFailure);
+        newExchangeFinder = false;
+        call.exitNetworkInterceptorExchange(true);
+        continue;
+      } catch (const IOException& e) {
+        // The request may have been (partly) sent.
+        if (!recover(e, call, request, true)) throw;
+        newExchangeFinder = false;
+        call.exitNetworkInterceptorExchange(true);
+        continue;
+      }
+
+      // Remember the response that led here (without its body).
+      if (priorResponse) {
+        response =
+            std::move(*response)
+                .newBuilder()
+                .priorResponse(std::move(*priorResponse).newBuilder().body(std::nullopt).build())
+                .build();
+        priorResponse.reset();
+      }
+
+      std::shared_ptr<Exchange> exchange = call.interceptorScopedExchange();
+      std::optional<Request> followUp = followUpRequest(*response, exchange.get());
+      if (!followUp || (followUp->body() && followUp->body()->isOneShot())) {
+        closeActiveExchange = false;
+        call.exitNetworkInterceptorExchange(false);
+        return std::move(*response);
+      }
+
+      if (ResponseBody* body = response->body()) body->close();
+
+      if (++followUpCount > kMaxFollowUps) {
+        throw ProtocolException("Too many follow-up requests: " + std::to_string(followUpCount));
+      }
+
+      request = std::move(*followUp);
+      priorResponse = std::move(response);
+    } catch (...) {
+      call.exitNetworkInterceptorExchange(closeActiveExchange);
+      throw;
+    }
+    call.exitNetworkInterceptorExchange(closeActiveExchange);
+  }
+}
+
+bool RetryAndFollowUpInterceptor::recover(const IOException& e, RealCall& call,
+                                          const Request& userRequest,
+                                          bool requestSendStarted) const {
+  if (!client_.retryOnConnectionFailure()) return false;
+  // The body cannot be sent again.
+  if (requestSendStarted && requestIsOneShot(userRequest)) return false;
+  if (!isRecoverable(e, requestSendStarted)) return false;
+  // Nowhere left to try.
+  return call.retryAfterFailure();
+}
+
+std::optional<Request> RetryAndFollowUpInterceptor::followUpRequest(const Response& userResponse,
+                                                                    Exchange* exchange) const {
+  const Route* route = exchange ? &exchange->connection().route() : nullptr;
+  int code = userResponse.code();
+
+  switch (code) {
+    case kHttpProxyAuth:
+      // Only a proxy may ask for proxy credentials, and tern does not use proxies yet.
+      throw ProtocolException("Received HTTP_PROXY_AUTH (407) code while not using proxy");
+
+    case kHttpUnauthorized:
+      return client_.authenticator()->authenticate(route, userResponse);
+
+    case kHttpPermanentRedirect:
+    case kHttpTemporaryRedirect:
+    case kHttpMultipleChoices:
+    case kHttpMovedPermanently:
+    case kHttpMovedTemporarily:
+    case kHttpSeeOther:
+      return buildRedirectRequest(userResponse);
+
+    case kHttpClientTimeout: {
+      // The server timed out waiting for the request (RFC 9110 §15.5.9): send it again, once,
+      // unless the server asked us to wait or the body cannot be resent.
+      if (!client_.retryOnConnectionFailure()) return std::nullopt;
+      if (requestIsOneShot(userResponse.request())) return std::nullopt;
+      const Response* prior = userResponse.priorResponse();
+      if (prior && prior->code() == kHttpClientTimeout) return std::nullopt;
+      if (retryAfter(userResponse, 0) > 0) return std::nullopt;
+      return userResponse.request();
+    }
+
+    case kHttpUnavailable: {
+      // Retry once only when the server says it is ready now (RFC 9110 §15.6.4).
+      const Response* prior = userResponse.priorResponse();
+      if (prior && prior->code() == kHttpUnavailable) return std::nullopt;
+      if (retryAfter(userResponse, INT_MAX) == 0) return userResponse.request();
+      return std::nullopt;
+    }
+
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<Request> RetryAndFollowUpInterceptor::buildRedirectRequest(
+    const Response& userResponse) const {
+  if (!client_.followRedirects()) return std::nullopt;
+  std::optional<std::string> location = userResponse.header("Location");
+  if (!location) return std::nullopt;
+  const Request& request = userResponse.request();
+  // A Location that does not resolve to an http or https URL is not followed.
+  std::optional<HttpUrl> url = request.url().resolve(*location);
+  if (!url) return std::nullopt;
+
+  // Between http and https only if allowed.
+  if (url->scheme() != request.url().scheme() && !client_.followSslRedirects()) {
+    return std::nullopt;
+  }
+
+  Request::Builder builder = request.newBuilder();
+  const std::string& method = request.method();
+  if (permitsRequestBody(method)) {
+    int code = userResponse.code();
+    bool keepsMethod = code == kHttpPermanentRedirect || code == kHttpTemporaryRedirect;
+    bool maintainBody = redirectsWithBody(method) || keepsMethod;
+    if (redirectsToGet(method) && !keepsMethod) {
+      builder.method("GET", nullptr);
+    } else {
+      builder.method(method, maintainBody ? request.body() : nullptr);
+    }
+    if (!maintainBody) {
+      builder.removeHeader("Transfer-Encoding");
+      builder.removeHeader("Content-Length");
+      builder.removeHeader("Content-Type");
+    }
+  }
+
+  // Credentials are for the origin that asked for them.
+  if (!sameOrigin(request.url(), *url)) builder.removeHeader("Authorization");
+
+  return builder.url(*url).build();
+}
+
+}  // namespace tern::internal

@@ -1,0 +1,49 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <optional>
+
+#include "tern/client.h"
+#include "tern/exceptions.h"
+#include "tern/interceptor.h"
+
+namespace tern::internal {
+
+class Exchange;
+class RealCall;
+
+// Recovers from failures and follows redirects and auth challenges, as OkHttp's
+// RetryAndFollowUpInterceptor: the first built-in interceptor.
+//
+// Retries (only with retryOnConnectionFailure): a connection failure before the request was sent
+// (another route may work), a pooled connection that turned out stale, a connect timeout; never a
+// ProtocolException, a cancellation, a read/write timeout after the request went out, or a
+// request whose one-shot body was already sent. Follow-ups: redirects (RFC 9110 §15.4: 301, 302
+// and 303 become GET without a body except for PROPFIND, 307 and 308 keep method and body; the
+// Authorization header is dropped when the host changes), 401/407 answered by the
+// authenticators, 408 retried once (unless Retry-After asks for a delay), 503 with
+// "Retry-After: 0" retried once. At most kMaxFollowUps follow-ups: the next one throws
+// ProtocolException("Too many follow-up requests: 21").
+class RetryAndFollowUpInterceptor final : public Interceptor {
+ public:
+  // How many redirects and auth challenges to follow: Chrome follows 21, Firefox, curl and wget
+  // 20, Safari 16, HTTP/1.0 recommended 5. OkHttp's 20.
+  static constexpr int kMaxFollowUps = 20;
+
+  explicit RetryAndFollowUpInterceptor(Client client) : client_(std::move(client)) {}
+
+  Response intercept(Chain& chain) override;
+
+ private:
+  // True if the call may be retried after `e`.
+  bool recover(const IOException& e, RealCall& call, const Request& userRequest,
+               bool requestSendStarted) const;
+
+  // The request that answers `userResponse` (a redirect, credentials, a retry), or nullopt.
+  std::optional<Request> followUpRequest(const Response& userResponse, Exchange* exchange) const;
+  std::optional<Request> buildRedirectRequest(const Response& userResponse) const;
+
+  const Client client_;
+};
+
+}  // namespace tern::internal

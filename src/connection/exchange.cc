@@ -1,0 +1,242 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "connection/exchange.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "call/real_call.h"
+#include "connection/exchange_finder.h"
+#include "connection/real_connection.h"
+#include "tern/buffered_source.h"
+#include "tern/exceptions.h"
+#include "tern/forwarding_sink.h"
+#include "tern/forwarding_source.h"
+
+namespace tern::internal {
+
+// The request body sink: reports the end of the request half (close()) and any failure.
+class Exchange::RequestBodySink final : public ForwardingSink {
+ public:
+  RequestBodySink(std::shared_ptr<Exchange> exchange, std::unique_ptr<Sink> delegate)
+      : ForwardingSink(std::move(delegate)), exchange_(std::move(exchange)) {}
+
+  ~RequestBodySink() override {
+    // Dropped without close(): the request is incomplete, and the exchange must not wait for
+    // it. Closing would write a terminating chunk for a body that was never finished.
+    if (!completed_) exchange_->bodyComplete(true, false, nullptr);
+  }
+
+  void write(Buffer& source, int64_t byteCount) override {
+    if (closed_) throw std::logic_error("RequestBodySink: closed");
+    try {
+      ForwardingSink::write(source, byteCount);
+    } catch (const IOException&) {
+      std::rethrow_exception(complete(std::current_exception()));
+    }
+  }
+
+  void flush() override {
+    try {
+      ForwardingSink::flush();
+    } catch (const IOException&) {
+      std::rethrow_exception(complete(std::current_exception()));
+    }
+  }
+
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    try {
+      ForwardingSink::close();
+    } catch (const IOException&) {
+      std::rethrow_exception(complete(std::current_exception()));
+    }
+    if (std::exception_ptr e = complete(nullptr)) std::rethrow_exception(e);
+  }
+
+ private:
+  std::exception_ptr complete(std::exception_ptr e) {
+    if (completed_) return e;
+    completed_ = true;
+    return exchange_->bodyComplete(true, false, e);
+  }
+
+  std::shared_ptr<Exchange> exchange_;
+  bool closed_ = false;
+  bool completed_ = false;
+};
+
+// The response body source: reports the end of the response half (exhausted or closed) and any
+// failure, translating it as the call says (a fired call timeout becomes "timeout").
+class Exchange::ResponseBodySource final : public ForwardingSource {
+ public:
+  ResponseBodySource(std::shared_ptr<Exchange> exchange, std::unique_ptr<Source> delegate,
+                     int64_t contentLength)
+      : ForwardingSource(std::move(delegate)),
+        exchange_(std::move(exchange)),
+        contentLength_(contentLength) {
+    if (contentLength_ == 0) {
+      // Nothing to read: the exchange is complete now, so the connection returns to the pool
+      // even if the caller never touches the body.
+      if (std::exception_ptr e = complete(nullptr)) std::rethrow_exception(e);
+    }
+  }
+
+  ~ResponseBodySource() override {
+    try {
+      close();
+    } catch (...) {
+      // Safe to drop: close() failed to drain the body, so the connection was marked as not
+      // reusable and released; nobody is left to tell.
+    }
+  }
+
+  int64_t read(Buffer& sink, int64_t byteCount) override {
+    if (closed_) throw std::logic_error("ResponseBody: closed");
+    try {
+      int64_t read = ForwardingSource::read(sink, byteCount);
+      if (read == -1) {
+        if (std::exception_ptr e = complete(nullptr)) std::rethrow_exception(e);
+        return -1;
+      }
+      bytesReceived_ += read;
+      if (bytesReceived_ == contentLength_) {
+        if (std::exception_ptr e = complete(nullptr)) std::rethrow_exception(e);
+      }
+      return read;
+    } catch (const IOException&) {
+      std::rethrow_exception(complete(std::current_exception()));
+    }
+  }
+
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    try {
+      ForwardingSource::close();
+    } catch (const IOException&) {
+      std::rethrow_exception(complete(std::current_exception()));
+    }
+    if (std::exception_ptr e = complete(nullptr)) std::rethrow_exception(e);
+  }
+
+ private:
+  std::exception_ptr complete(std::exception_ptr e) {
+    if (completed_) return e;
+    completed_ = true;
+    return exchange_->bodyComplete(false, true, e);
+  }
+
+  std::shared_ptr<Exchange> exchange_;
+  int64_t contentLength_;
+  int64_t bytesReceived_ = 0;
+  bool closed_ = false;
+  bool completed_ = false;
+};
+
+Exchange::Exchange(std::shared_ptr<RealCall> call, std::shared_ptr<ExchangeFinder> finder,
+                   std::shared_ptr<RealConnection> connection, std::unique_ptr<ExchangeCodec> codec)
+    : call_(std::move(call)),
+      finder_(std::move(finder)),
+      connection_(std::move(connection)),
+      codec_(std::move(codec)) {}
+
+Exchange::~Exchange() = default;
+
+void Exchange::writeRequestHeaders(const Request& request) {
+  try {
+    codec_->writeRequestHeaders(request);
+  } catch (const IOException& e) {
+    trackFailure(e);
+    throw;
+  }
+}
+
+std::unique_ptr<Sink> Exchange::createRequestBody(const Request& request) {
+  int64_t contentLength = request.body()->contentLength();
+  std::unique_ptr<Sink> raw;
+  try {
+    raw = codec_->createRequestBody(request, contentLength);
+  } catch (const IOException& e) {
+    trackFailure(e);
+    throw;
+  }
+  return std::make_unique<RequestBodySink>(shared_from_this(), std::move(raw));
+}
+
+void Exchange::flushRequest() {
+  try {
+    codec_->flushRequest();
+  } catch (const IOException& e) {
+    trackFailure(e);
+    throw;
+  }
+}
+
+void Exchange::finishRequest() {
+  try {
+    codec_->finishRequest();
+  } catch (const IOException& e) {
+    trackFailure(e);
+    throw;
+  }
+}
+
+std::optional<Response::Builder> Exchange::readResponseHeaders(bool expectContinue) {
+  try {
+    return codec_->readResponseHeaders(expectContinue);
+  } catch (const IOException& e) {
+    trackFailure(e);
+    throw;
+  }
+}
+
+ResponseBody Exchange::openResponseBody(const Response& response) {
+  try {
+    std::optional<MediaType> contentType;
+    if (std::optional<std::string> header = response.header("Content-Type")) {
+      contentType = MediaType::parse(*header);
+    }
+    int64_t contentLength = codec_->reportedContentLength(response);
+    std::unique_ptr<Source> raw = codec_->openResponseBodySource(response);
+    auto source =
+        std::make_unique<ResponseBodySource>(shared_from_this(), std::move(raw), contentLength);
+    return ResponseBody(buffer(std::move(source)), std::move(contentType), contentLength);
+  } catch (const IOException& e) {
+    trackFailure(e);
+    throw;
+  }
+}
+
+void Exchange::noRequestBody() { call_->messageDone(*this, true, false, nullptr); }
+
+void Exchange::noNewExchangesOnConnection() { connection_->noNewExchanges(); }
+
+void Exchange::cancel() { codec_->cancel(); }
+
+void Exchange::detachWithViolence() {
+  codec_->cancel();
+  call_->messageDone(*this, true, true, nullptr);
+}
+
+void Exchange::trackFailure(const IOException& e) {
+  hasFailure_ = true;
+  finder_->trackFailure(e);
+  connection_->trackFailure(*call_, e);
+}
+
+std::exception_ptr Exchange::bodyComplete(bool requestDone, bool responseDone,
+                                          std::exception_ptr e) {
+  if (e) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const IOException& ioException) {
+      trackFailure(ioException);
+    } catch (...) {
+      // Only IOExceptions are tracked; others pass through unchanged.
+    }
+  }
+  return call_->messageDone(*this, requestDone, responseDone, e);
+}
+
+}  // namespace tern::internal

@@ -1,0 +1,85 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <optional>
+
+#include "connection/exchange_codec.h"
+#include "tern/headers.h"
+#include "tern/request.h"
+#include "tern/response.h"
+#include "tern/response_body.h"
+#include "tern/sink.h"
+
+namespace tern::internal {
+
+class ExchangeFinder;
+class RealCall;
+class RealConnection;
+
+// One request and its response on a connection, as OkHttp's Exchange: wraps the codec so that
+// the call learns when each body is done (to release the connection) and every failure is
+// recorded on the connection (so it is not reused) and in the finder (to decide on retries).
+//
+// Owned by std::shared_ptr: the call holds it while the exchange runs, and the streaming
+// response body holds it (and the call) until closed. Driven by one thread at a time; cancel()
+// may come from any thread.
+class Exchange : public std::enable_shared_from_this<Exchange> {
+ public:
+  Exchange(std::shared_ptr<RealCall> call, std::shared_ptr<ExchangeFinder> finder,
+           std::shared_ptr<RealConnection> connection, std::unique_ptr<ExchangeCodec> codec);
+  ~Exchange();
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+
+  RealConnection& connection() noexcept { return *connection_; }
+  const std::shared_ptr<ExchangeFinder>& finder() const noexcept { return finder_; }
+
+  // True once an I/O failure was recorded: the request may be half-sent, yet a response may
+  // still be readable (a server that answers without reading the whole body).
+  bool hasFailure() const noexcept { return hasFailure_.load(); }
+
+  // The codec's steps (see ExchangeCodec), each recording a failure before rethrowing it.
+  void writeRequestHeaders(const Request& request);
+  // A sink for the request body; closing it finishes the request body. (Not buffered.)
+  std::unique_ptr<Sink> createRequestBody(const Request& request);
+  void flushRequest();
+  void finishRequest();
+  std::optional<Response::Builder> readResponseHeaders(bool expectContinue);
+
+  // The streaming body of `response`: closing it or reading it to the end ends the exchange's
+  // response half. Its Content-Length is the codec's reported length.
+  ResponseBody openResponseBody(const Response& response);
+
+  // The request has no body (or its body will not be sent): ends the request half.
+  void noRequestBody();
+
+  // The connection must not carry further exchanges.
+  void noNewExchangesOnConnection();
+
+  // Breaks the exchange from any thread.
+  void cancel();
+
+  // Breaks the exchange and tells the call it is over, whatever state its bodies are in.
+  void detachWithViolence();
+
+  // Records `e` on the connection and the finder.
+  void trackFailure(const IOException& e);
+
+  // A body finished (`e`: its failure, or null): returns what to throw, or null.
+  std::exception_ptr bodyComplete(bool requestDone, bool responseDone, std::exception_ptr e);
+
+ private:
+  class RequestBodySink;
+  class ResponseBodySource;
+
+  std::shared_ptr<RealCall> call_;
+  std::shared_ptr<ExchangeFinder> finder_;
+  std::shared_ptr<RealConnection> connection_;
+  std::unique_ptr<ExchangeCodec> codec_;
+  std::atomic<bool> hasFailure_{false};
+};
+
+}  // namespace tern::internal

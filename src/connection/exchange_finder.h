@@ -1,0 +1,66 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "connection/exchange_codec.h"
+#include "connection/route_selector.h"
+#include "tern/address.h"
+#include "tern/exceptions.h"
+#include "tern/http_url.h"
+
+namespace tern::internal {
+
+class RealCall;
+class RealConnection;
+class RealConnectionPool;
+
+// Finds a connection for a call's exchanges to one address and makes a codec on it, as OkHttp's
+// ExchangeFinder. In order of preference: the connection the call already holds (a redirect to
+// the same host), an idle pooled connection, a new connection over the next route. Every route
+// the Dns offered is tried in order, each failure recorded, so the retry logic knows whether
+// another attempt has anywhere left to go. Used by one call, on its thread (trackFailure() may
+// come from the thread that reads the response body).
+class ExchangeFinder {
+ public:
+  ExchangeFinder(RealConnectionPool& pool, Address address, RealCall& call);
+
+  // A codec on a healthy connection, which the call now holds. Throws RouteException wrapping
+  // the IOException if connecting failed, IOException("Canceled") if the call was canceled,
+  // UnknownHostException if DNS failed.
+  std::unique_ptr<ExchangeCodec> find(std::chrono::milliseconds connectTimeout,
+                                      std::chrono::milliseconds readTimeout,
+                                      std::chrono::milliseconds writeTimeout,
+                                      bool doExtensiveHealthChecks);
+
+  // Counts a failure of an exchange made through this finder.
+  void trackFailure(const IOException& e);
+
+  // True if a failed attempt has somewhere left to go: another route, or a first route after a
+  // pooled connection turned out stale. (HTTP/2's refused streams will add retrying the same
+  // route, as OkHttp's retryRoute() does.)
+  bool retryAfterFailure();
+
+  // True if `url` goes to this finder's host and port (what a network interceptor must keep).
+  bool sameHostAndPort(const HttpUrl& url) const;
+
+  const Address& address() const noexcept { return address_; }
+
+ private:
+  std::shared_ptr<RealConnection> findHealthyConnection(std::chrono::milliseconds connectTimeout,
+                                                        bool doExtensiveHealthChecks);
+  std::shared_ptr<RealConnection> findConnection(std::chrono::milliseconds connectTimeout);
+  void releaseCallConnection();
+
+  RealConnectionPool& pool_;
+  const Address address_;
+  RealCall& call_;
+  std::optional<RouteSelector> routeSelector_;
+  std::optional<RouteSelector::Selection> routeSelection_;
+  std::atomic<int> otherFailureCount_{0};  // trackFailure() may come from a body reader.
+};
+
+}  // namespace tern::internal

@@ -1,0 +1,160 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "connection/real_connection_pool.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "call/real_call.h"
+#include "connection/real_connection.h"
+
+namespace tern::internal {
+
+RealConnectionPool::RealConnectionPool(std::shared_ptr<TaskRunner> taskRunner,
+                                       int maxIdleConnections,
+                                       std::chrono::nanoseconds keepAliveDuration)
+    : taskRunner_(std::move(taskRunner)),
+      maxIdleConnections_(maxIdleConnections),
+      keepAliveDuration_(keepAliveDuration) {
+  if (!taskRunner_) throw std::invalid_argument("ConnectionPool: taskRunner == null");
+  if (maxIdleConnections < 0) {
+    throw std::invalid_argument("ConnectionPool: maxIdleConnections < 0: " +
+                                std::to_string(maxIdleConnections));
+  }
+  if (keepAliveDuration <= std::chrono::nanoseconds(0)) {
+    throw std::invalid_argument("ConnectionPool: keepAliveDuration <= 0: " +
+                                std::to_string(keepAliveDuration.count()) + " ns");
+  }
+  cleanupTask_ = Task::of("tern ConnectionPool cleanup", true,
+                          [this] { return cleanup(taskRunner_->nanoTime()); });
+  cleanupQueue_ = taskRunner_->newQueue("tern ConnectionPool");
+}
+
+RealConnectionPool::~RealConnectionPool() {
+  cleanupQueue_.reset();  // Drops the task, or waits for it to finish: it uses `this`.
+  std::vector<std::shared_ptr<RealConnection>> connections;
+  {
+    std::lock_guard lock(mutex_);
+    connections.swap(connections_);
+  }
+  for (const auto& connection : connections) connection->closeSocket();
+}
+
+int RealConnectionPool::idleConnectionCount() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<int>(std::count_if(connections_.begin(), connections_.end(),
+                                        [](const auto& c) { return c->callsLocked().empty(); }));
+}
+
+int RealConnectionPool::connectionCount() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<int>(connections_.size());
+}
+
+std::vector<std::shared_ptr<RealConnection>> RealConnectionPool::connections() const {
+  std::lock_guard lock(mutex_);
+  return connections_;
+}
+
+std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
+    const Address& address, RealCall& call) {
+  std::lock_guard lock(mutex_);
+  for (const auto& connection : connections_) {
+    if (!connection->isEligibleLocked(address)) continue;
+    acquireLocked(connection, call);
+    return connection;
+  }
+  return nullptr;
+}
+
+void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection, RealCall& call) {
+  std::lock_guard lock(mutex_);
+  connections_.push_back(connection);
+  acquireLocked(connection, call);
+  scheduleCleanupLocked();
+}
+
+void RealConnectionPool::acquireLocked(const std::shared_ptr<RealConnection>& connection,
+                                       RealCall& call) {
+  connection->callsLocked().push_back(&call);
+  call.setConnectionLocked(connection);
+}
+
+std::shared_ptr<RealConnection> RealConnectionPool::release(
+    const std::shared_ptr<RealConnection>& connection, RealCall& call) {
+  std::lock_guard lock(mutex_);
+  std::erase(connection->callsLocked(), &call);
+  call.setConnectionLocked(nullptr);
+  if (!connection->callsLocked().empty()) return nullptr;
+
+  connection->setIdleAtNanosLocked(taskRunner_->nanoTime());
+  if (connection->noNewExchangesLocked() || maxIdleConnections_ == 0) {
+    connection->setNoNewExchangesLocked();
+    std::erase(connections_, connection);
+    if (connections_.empty()) cleanupQueue_->cancelAll();
+    return connection;
+  }
+  scheduleCleanupLocked();
+  return nullptr;
+}
+
+void RealConnectionPool::evictAll() {
+  std::vector<std::shared_ptr<RealConnection>> evicted;
+  {
+    std::lock_guard lock(mutex_);
+    std::erase_if(connections_, [&](const std::shared_ptr<RealConnection>& connection) {
+      if (!connection->callsLocked().empty()) return false;
+      connection->setNoNewExchangesLocked();
+      evicted.push_back(connection);
+      return true;
+    });
+    if (connections_.empty()) cleanupQueue_->cancelAll();
+  }
+  for (const auto& connection : evicted) connection->closeSocket();
+}
+
+std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds now) {
+  std::shared_ptr<RealConnection> toClose;
+  std::chrono::nanoseconds result;
+  {
+    std::lock_guard lock(mutex_);
+    int inUseConnectionCount = 0;
+    int idleConnectionCount = 0;
+    std::shared_ptr<RealConnection> longestIdleConnection;
+    std::chrono::nanoseconds longestIdleDuration{-1};
+    for (const auto& connection : connections_) {
+      if (!connection->callsLocked().empty()) {
+        ++inUseConnectionCount;
+        continue;
+      }
+      ++idleConnectionCount;
+      std::chrono::nanoseconds idleDuration = now - connection->idleAtNanosLocked();
+      if (idleDuration > longestIdleDuration) {
+        longestIdleDuration = idleDuration;
+        longestIdleConnection = connection;
+      }
+    }
+
+    if (longestIdleConnection &&
+        (longestIdleDuration >= keepAliveDuration_ || idleConnectionCount > maxIdleConnections_)) {
+      // Evict the connection that idled longest, then look again at once.
+      longestIdleConnection->setNoNewExchangesLocked();
+      std::erase(connections_, longestIdleConnection);
+      toClose = std::move(longestIdleConnection);
+      if (connections_.empty()) cleanupQueue_->cancelAll();
+      result = std::chrono::nanoseconds(0);
+    } else if (idleConnectionCount > 0) {
+      result = keepAliveDuration_ - longestIdleDuration;  // When the eldest expires.
+    } else if (inUseConnectionCount > 0) {
+      result = keepAliveDuration_;  // In use now; at least this long until one expires.
+    } else {
+      result = Task::kNoRepeat;  // Nothing left; put() schedules us again.
+    }
+  }
+  if (toClose) toClose->closeSocket();
+  return result;
+}
+
+void RealConnectionPool::scheduleCleanupLocked() { cleanupQueue_->schedule(cleanupTask_); }
+
+}  // namespace tern::internal

@@ -1,0 +1,88 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "concurrent/task_queue.h"
+#include "concurrent/task_runner.h"
+#include "tern/address.h"
+
+namespace tern::internal {
+
+class RealCall;
+class RealConnection;
+
+// The connection pool behind tern::ConnectionPool, as OkHttp's RealConnectionPool: holds every
+// connection a client made (in use or idle), lends idle ones to calls for the same address, and
+// closes idle ones that exceed maxIdleConnections or have idled keepAliveDuration, from a
+// cleanup task on a TaskRunner queue ("tern ConnectionPool").
+//
+// Thread-safe. One mutex guards the list and each connection's bookkeeping (see
+// RealConnection); it is never held while a socket is read, written, connected or closed.
+class RealConnectionPool {
+ public:
+  // Throws std::invalid_argument if maxIdleConnections < 0 or keepAliveDuration <= 0, or if
+  // taskRunner is null.
+  RealConnectionPool(std::shared_ptr<TaskRunner> taskRunner, int maxIdleConnections,
+                     std::chrono::nanoseconds keepAliveDuration);
+
+  // Stops the cleanup task, then closes every connection left (none should be in use: calls
+  // keep their client, and so the pool, alive).
+  ~RealConnectionPool();
+  RealConnectionPool(const RealConnectionPool&) = delete;
+  RealConnectionPool& operator=(const RealConnectionPool&) = delete;
+
+  int idleConnectionCount() const;
+  int connectionCount() const;
+
+  // Lends `call` an idle connection to `address`, if one is eligible, and returns it (the call
+  // now holds it); null otherwise. The caller checks its health before use.
+  std::shared_ptr<RealConnection> callAcquirePooledConnection(const Address& address,
+                                                              RealCall& call);
+
+  // Adds a freshly connected `connection`, held by `call`, and schedules cleanup.
+  void put(const std::shared_ptr<RealConnection>& connection, RealCall& call);
+
+  // Makes `call` hold `connection`. Pool lock held.
+  void acquireLocked(const std::shared_ptr<RealConnection>& connection, RealCall& call);
+
+  // Makes `call` let go of `connection`. If no call holds it any more it becomes idle; returns
+  // it if it must be closed instead (it takes no new exchanges, or the pool keeps no idle
+  // connections), in which case it has left the pool and the caller closes its socket.
+  std::shared_ptr<RealConnection> release(const std::shared_ptr<RealConnection>& connection,
+                                          RealCall& call);
+
+  // Closes every idle connection and removes it.
+  void evictAll();
+
+  // Closes the connection that idled longest if it exceeds the limits, and returns how long
+  // until the next one might: the cleanup task's body, public for tests. `now` is the TaskRunner
+  // clock. Returns Task::kNoRepeat when the pool is empty.
+  std::chrono::nanoseconds cleanup(std::chrono::nanoseconds now);
+
+  // The TaskRunner's clock, which idle times are measured on.
+  std::chrono::nanoseconds nanoTime() const { return taskRunner_->nanoTime(); }
+
+  // Guards the list and every connection's bookkeeping.
+  std::mutex& mutex() const noexcept { return mutex_; }
+
+  // Every connection, in use or idle (a snapshot).
+  std::vector<std::shared_ptr<RealConnection>> connections() const;
+
+ private:
+  void scheduleCleanupLocked();
+
+  const std::shared_ptr<TaskRunner> taskRunner_;
+  const int maxIdleConnections_;
+  const std::chrono::nanoseconds keepAliveDuration_;
+  std::shared_ptr<Task> cleanupTask_;
+  std::unique_ptr<TaskQueue> cleanupQueue_;
+
+  mutable std::mutex mutex_;
+  std::vector<std::shared_ptr<RealConnection>> connections_;  // Guarded by mutex_.
+};
+
+}  // namespace tern::internal

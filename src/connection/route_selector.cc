@@ -1,0 +1,56 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "connection/route_selector.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "tern/exceptions.h"
+#include "tern/inet_address.h"
+
+namespace tern::internal {
+
+Route RouteSelector::Selection::next() {
+  if (!hasNext()) throw std::logic_error("RouteSelector.Selection: no more routes");
+  return routes_[nextRouteIndex_++];
+}
+
+RouteSelector::RouteSelector(Address address, RouteDatabase& routeDatabase)
+    : address_(std::move(address)), routeDatabase_(routeDatabase) {}
+
+RouteSelector::Selection RouteSelector::next() {
+  if (!hasNext()) throw std::logic_error("RouteSelector: no more routes");
+  std::vector<Route> routes;
+  if (!resolved_) {
+    resolved_ = true;
+    const std::string& host = address_.url().host();
+    int port = address_.url().port();
+    std::vector<InetAddress> addresses;
+    if (std::optional<InetAddress> literal = InetAddress::parse(host)) {
+      addresses.push_back(*literal);  // An IP literal needs no lookup.
+    } else {
+      addresses = address_.dns()->lookup(host);
+      if (addresses.empty()) {
+        throw UnknownHostException("Dns returned no addresses for " + host);
+      }
+    }
+    for (const InetAddress& inetAddress : addresses) {
+      const InetAddress named = inetAddress.hostName().empty() && !InetAddress::parse(host)
+                                    ? inetAddress.withHostName(host)
+                                    : inetAddress;
+      Route route(address_, InetSocketAddress(named, port));
+      if (routeDatabase_.shouldPostpone(route)) {
+        postponedRoutes_.push_back(std::move(route));
+      } else {
+        routes.push_back(std::move(route));
+      }
+    }
+  }
+  // Only failed routes are left: try them rather than give up.
+  if (routes.empty()) {
+    routes = std::move(postponedRoutes_);
+    postponedRoutes_.clear();
+  }
+  return Selection(std::move(routes));
+}
+
+}  // namespace tern::internal
