@@ -233,34 +233,41 @@ std::optional<Response::Builder> Http1ExchangeCodec::readResponseHeaders(bool ex
   checkState(state_ == State::kIdle || state_ == State::kOpenRequestBody ||
              state_ == State::kWritingRequestBody || state_ == State::kReadResponseHeaders);
   try {
-    StatusLine statusLine = StatusLine::parse(headersReader_.readLine());
-    Headers headers = headersReader_.readHeaders();
-    Response::Builder builder;
-    builder.protocol(statusLine.protocol).code(statusLine.code).message(statusLine.message);
-    builder.headers(headers);
+    while (true) {
+      StatusLine statusLine = StatusLine::parse(headersReader_.readLine());
+      Headers headers = headersReader_.readHeaders();
+      Response::Builder builder;
+      builder.protocol(statusLine.protocol).code(statusLine.code).message(statusLine.message);
+      builder.headers(headers);
 
-    if (expectContinue && statusLine.code == 100) {
-      return std::nullopt;  // Send the body now.
-    }
-    if (isInformational(statusLine.code)) {
-      state_ = State::kReadResponseHeaders;  // The final response follows.
+      if (expectContinue && statusLine.code == 100) {
+        return std::nullopt;  // Send the body now.
+      }
+      if (isInformational(statusLine.code)) {
+        // While waiting for 100 Continue, other interim responses (103 Early Hints) tell the
+        // caller nothing; the header budget bounds how many a server can send.
+        if (expectContinue) {
+          continue;
+        }
+        state_ = State::kReadResponseHeaders;  // The final response follows.
+        return builder;
+      }
+
+      // A final answer to "Expect: 100-continue" before the body was sent: the body never will
+      // be, so the server may still be waiting for it (RFC 9110 §10.1.1).
+      if (expectContinue && state_ == State::kOpenRequestBody) {
+        noNewExchanges();
+      }
+      // RFC 9112 §9.3: the connection closes after this response if it says so, and an HTTP/1.0
+      // connection persists only when the server opts in with keep-alive.
+      if (hasToken(headers, "Connection", "close") ||
+          (statusLine.protocol == Protocol::HTTP_1_0 &&
+           !hasToken(headers, "Connection", "keep-alive"))) {
+        noNewExchanges();
+      }
+      state_ = State::kOpenResponseBody;
       return builder;
     }
-
-    // A final answer to "Expect: 100-continue" before the body was sent: the body never will
-    // be, so the server may still be waiting for it (RFC 9110 §10.1.1).
-    if (expectContinue && state_ == State::kOpenRequestBody) {
-      noNewExchanges();
-    }
-    // RFC 9112 §9.3: the connection closes after this response if it says so, and an HTTP/1.0
-    // connection persists only when the server opts in with keep-alive.
-    if (hasToken(headers, "Connection", "close") ||
-        (statusLine.protocol == Protocol::HTTP_1_0 &&
-         !hasToken(headers, "Connection", "keep-alive"))) {
-      noNewExchanges();
-    }
-    state_ = State::kOpenResponseBody;
-    return builder;
   } catch (const EOFException&) {
     // Say where: the server closed the connection before sending a whole response.
     noNewExchanges();

@@ -23,15 +23,16 @@ namespace tern::internal {
 // Request bodies are sent with a known length (Content-Length) or chunked. Response bodies are
 // read as fixed-length (Content-Length), chunked (Transfer-Encoding: chunked, which wins over
 // Content-Length; trailers go to trailers()) or close-delimited (neither header: the body ends
-// with the connection, which then cannot be reused). Responses to HEAD and 1xx, 204 and 304
-// responses have no body (RFC 9112 §6.3), whatever their headers say; a 204 that announces a
-// Content-Length is framed by it as OkHttp does, so the caller can reject it.
+// with the connection, which then cannot be reused). Responses to HEAD, 1xx and 304 responses
+// and 2xx responses to CONNECT have no body whatever their headers say (RFC 9112 §6.3); a 204 has
+// none unless its headers announce one, which is then framed by them as OkHttp does, so the
+// caller sees the Content-Length and can reject the response.
 //
-// Lifecycle, strictly enforced (std::logic_error "state: N" otherwise): write the request
-// headers; optionally open, write and close one request body sink; read the response headers
-// (repeatedly for 1xx); open one response body source; read and close it. One codec per
-// exchange: the next exchange on the same connection gets a new codec over the same streams,
-// once isResponseComplete() is true here.
+// Lifecycle, strictly enforced (otherwise std::logic_error "Http1ExchangeCodec: unexpected call
+// in state: <state>"): write the request headers; optionally open, write and close one request
+// body sink; read the response headers (repeatedly for 1xx); open one response body source; read
+// and close it. One codec per exchange: the next exchange on the same connection gets a new codec
+// over the same streams, once isResponseComplete() is true here.
 //
 // `source` and `sink` are the connection's buffered socket streams and `carrier` the connection;
 // all three must outlive this codec, and the codec must outlive the sinks and sources it

@@ -225,6 +225,17 @@ TEST_F(Http1ResponseTest, ContinueLetsTheCallerSendTheBody) {
   EXPECT_TRUE(reusable());
 }
 
+TEST_F(Http1ResponseTest, EarlyHintsWhileWaitingForContinueAreSkipped) {
+  Request request = postExpectingContinue();
+  server.writeUtf8(
+      "HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n"
+      "HTTP/1.1 100 Continue\r\n\r\n");
+  codec->writeRequestHeaders(request);
+  codec->flushRequest();
+  EXPECT_FALSE(codec->readResponseHeaders(true).has_value());
+  EXPECT_NO_THROW(codec->createRequestBody(request, 4));
+}
+
 TEST_F(Http1ResponseTest, FinalResponseInsteadOfContinueEndsReuse) {
   Request request = postExpectingContinue();
   server.writeUtf8("HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\n\r\n");
