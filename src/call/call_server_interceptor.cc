@@ -62,6 +62,10 @@ Response CallServerInterceptor::intercept(Chain& chain) {
       exchange.noRequestBody();
     }
     exchange.finishRequest();
+  } catch (const InterruptedIOException&) {
+    // A write timeout or a cancellation: the connection is unusable, as OkHttp's closed socket
+    // would be, so there is no response worth waiting for.
+    throw;
   } catch (const IOException&) {
     // Failing to send is final unless the server is already answering (it may have stopped
     // reading a body it did not want): then read its response.

@@ -21,7 +21,9 @@ class LambdaTask final : public Task {
 
 std::shared_ptr<Task> Task::of(std::string name, bool cancelable,
                                std::function<std::chrono::nanoseconds()> block) {
-  if (!block) throw std::invalid_argument("Task::of: empty block for task \"" + name + "\"");
+  if (!block) {
+    throw std::invalid_argument("Task::of: empty block for task \"" + name + "\"");
+  }
   return std::make_shared<LambdaTask>(std::move(name), cancelable, std::move(block));
 }
 

@@ -13,7 +13,9 @@ TaskQueue::TaskQueue(PassKey, std::shared_ptr<TaskRunner> runner, std::string na
 
 TaskQueue::~TaskQueue() {
   std::unique_lock<std::mutex> lock(runner_->lock_);
-  for (const std::shared_ptr<Task>& task : futureTasks_) task->queue_ = nullptr;
+  for (const std::shared_ptr<Task>& task : futureTasks_) {
+    task->queue_ = nullptr;
+  }
   futureTasks_.clear();
   shutdown_ = true;
   cancelActiveTask_ = true;
@@ -21,12 +23,16 @@ TaskQueue::~TaskQueue() {
   // The running task may reference whoever owns this queue, which is being destroyed: wait for
   // it. Unless it is this very thread (the task destroys its own queue), which cannot wait.
   runner_->taskFinished_.wait(lock, [&] { return !activeTask_ || activeThread_ == self; });
-  if (activeTask_) activeTask_->queue_ = nullptr;  // afterRun() then knows the queue is gone.
+  if (activeTask_) {
+    activeTask_->queue_ = nullptr;  // afterRun() then knows the queue is gone.
+  }
   runner_->removeQueue(this);
 }
 
-void TaskQueue::schedule(std::shared_ptr<Task> task, std::chrono::nanoseconds delay) {
-  if (!task) throw std::invalid_argument("TaskQueue::schedule: null task in queue " + name_);
+void TaskQueue::schedule(const std::shared_ptr<Task>& task, std::chrono::nanoseconds delay) {
+  if (!task) {
+    throw std::invalid_argument("TaskQueue::schedule: null task in queue " + name_);
+  }
   if (delay.count() < 0) {
     throw std::invalid_argument("TaskQueue::schedule: delay < 0 for task \"" + task->name() +
                                 "\": " + std::to_string(delay.count()) + "ns");
@@ -37,11 +43,15 @@ void TaskQueue::schedule(std::shared_ptr<Task> task, std::chrono::nanoseconds de
                            task->queue_->name() + ", cannot schedule it in " + name_);
   }
   if (shutdown_) {
-    if (task->cancelable()) return;  // As OkHttp: dropped quietly, like any canceled task.
+    if (task->cancelable()) {
+      return;  // As OkHttp: dropped quietly, like any canceled task.
+    }
     throw std::logic_error("TaskQueue " + name_ + " is shut down; cannot run \"" + task->name() +
                            "\"");
   }
-  if (scheduleAndDecide(task, runner_->nanoTime() + delay)) runner_->kickCoordinatorLocked(this);
+  if (scheduleAndDecide(task, runner_->nanoTime() + delay)) {
+    runner_->kickCoordinatorLocked(this);
+  }
 }
 
 void TaskQueue::schedule(std::string name, std::chrono::nanoseconds delay,
@@ -51,7 +61,9 @@ void TaskQueue::schedule(std::string name, std::chrono::nanoseconds delay,
 
 void TaskQueue::execute(std::string name, std::chrono::nanoseconds delay, bool cancelable,
                         std::function<void()> block) {
-  if (!block) throw std::invalid_argument("TaskQueue::execute: empty block for \"" + name + "\"");
+  if (!block) {
+    throw std::invalid_argument("TaskQueue::execute: empty block for \"" + name + "\"");
+  }
   schedule(Task::of(std::move(name), cancelable,
                     [block = std::move(block)] {
                       block();
@@ -65,7 +77,9 @@ bool TaskQueue::scheduleAndDecide(const std::shared_ptr<Task>& task,
   task->queue_ = this;
   auto existing = std::find(futureTasks_.begin(), futureTasks_.end(), task);
   if (existing != futureTasks_.end()) {
-    if (task->nextExecuteNanoTime_ <= executeNanoTime) return false;  // Already sooner.
+    if (task->nextExecuteNanoTime_ <= executeNanoTime) {
+      return false;  // Already sooner.
+    }
     futureTasks_.erase(existing);
   }
   task->nextExecuteNanoTime_ = executeNanoTime;
@@ -79,7 +93,9 @@ bool TaskQueue::scheduleAndDecide(const std::shared_ptr<Task>& task,
 }
 
 bool TaskQueue::cancelAllAndDecide() {
-  if (activeTask_ && activeTask_->cancelable()) cancelActiveTask_ = true;
+  if (activeTask_ && activeTask_->cancelable()) {
+    cancelActiveTask_ = true;
+  }
   bool canceled = false;
   for (auto it = futureTasks_.begin(); it != futureTasks_.end();) {
     if ((*it)->cancelable()) {
@@ -95,13 +111,17 @@ bool TaskQueue::cancelAllAndDecide() {
 
 void TaskQueue::cancelAll() {
   std::lock_guard<std::mutex> lock(runner_->lock_);
-  if (cancelAllAndDecide()) runner_->kickCoordinatorLocked(this);
+  if (cancelAllAndDecide()) {
+    runner_->kickCoordinatorLocked(this);
+  }
 }
 
 void TaskQueue::shutdown() {
   std::lock_guard<std::mutex> lock(runner_->lock_);
   shutdown_ = true;
-  if (cancelAllAndDecide()) runner_->kickCoordinatorLocked(this);
+  if (cancelAllAndDecide()) {
+    runner_->kickCoordinatorLocked(this);
+  }
 }
 
 bool TaskQueue::isShutdown() const {
@@ -134,7 +154,9 @@ std::shared_future<void> TaskQueue::idleLatch() {
   });
   // Not through schedule(): a shut-down queue still runs its non-cancelable tasks, and the latch
   // must wait behind them (OkHttp does the same).
-  if (scheduleAndDecide(task, runner_->nanoTime())) runner_->kickCoordinatorLocked(this);
+  if (scheduleAndDecide(task, runner_->nanoTime())) {
+    runner_->kickCoordinatorLocked(this);
+  }
   return future;
 }
 

@@ -39,7 +39,7 @@ class TaskQueue {
   // dropped silently and a non-cancelable one throws std::logic_error (OkHttp's
   // RejectedExecutionException). Throws std::invalid_argument if delay < 0, std::logic_error
   // if the task waits or runs in another queue.
-  void schedule(std::shared_ptr<Task> task,
+  void schedule(const std::shared_ptr<Task>& task,
                 std::chrono::nanoseconds delay = std::chrono::nanoseconds(0));
 
   // Schedules a cancelable task named `name` that runs `block`, which returns the delay until

@@ -23,7 +23,9 @@ void removeFrom(std::vector<T*>& list, T* item) {
 
 template <typename T>
 void addIfAbsent(std::vector<T*>& list, T* item) {
-  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  if (std::find(list.begin(), list.end(), item) == list.end()) {
+    list.push_back(item);
+  }
 }
 
 }  // namespace
@@ -61,7 +63,9 @@ size_t TaskRunner::RealBackend::threadCount() const { return executor_->threadCo
 // TaskRunner -------------------------------------------------------------------------------------
 
 std::shared_ptr<TaskRunner> TaskRunner::create(std::shared_ptr<Backend> backend) {
-  if (!backend) throw std::invalid_argument("TaskRunner::create: null backend");
+  if (!backend) {
+    throw std::invalid_argument("TaskRunner::create: null backend");
+  }
   return std::make_shared<TaskRunner>(PassKey{}, std::move(backend));
 }
 
@@ -86,9 +90,13 @@ TaskRunner::~TaskRunner() = default;  // Every queue holds the runner, so none i
 
 std::unique_ptr<TaskQueue> TaskRunner::newQueue(std::string name) {
   std::lock_guard<std::mutex> lock(lock_);
-  if (name.empty()) name = "Q" + std::to_string(nextQueueName_++);
+  if (name.empty()) {
+    name = "Q" + std::to_string(nextQueueName_++);
+  }
   auto queue = std::make_unique<TaskQueue>(TaskQueue::PassKey{}, shared_from_this(), name);
-  if (shutdown_) queue->shutdown_ = true;
+  if (shutdown_) {
+    queue->shutdown_ = true;
+  }
   allQueues_.push_back(queue.get());
   return queue;
 }
@@ -103,7 +111,9 @@ std::vector<TaskQueue*> TaskRunner::activeQueues() const {
 void TaskRunner::cancelAll() {
   std::lock_guard<std::mutex> lock(lock_);
   for (TaskQueue* queue : allQueues_) {
-    if (queue->cancelAllAndDecide()) kickCoordinatorLocked(queue);
+    if (queue->cancelAllAndDecide()) {
+      kickCoordinatorLocked(queue);
+    }
   }
 }
 
@@ -111,13 +121,17 @@ void TaskRunner::shutdown() {
   std::unique_lock<std::mutex> lock(lock_);
   shutdown_ = true;
   for (TaskQueue* queue : allQueues_) {
-    for (const std::shared_ptr<Task>& task : queue->futureTasks_) task->queue_ = nullptr;
+    for (const std::shared_ptr<Task>& task : queue->futureTasks_) {
+      task->queue_ = nullptr;
+    }
     queue->futureTasks_.clear();
     queue->shutdown_ = true;
     queue->cancelActiveTask_ = true;
   }
   readyQueues_.clear();
-  if (coordinatorWaiting_) backend_->coordinatorNotify(*this);
+  if (coordinatorWaiting_) {
+    backend_->coordinatorNotify(*this);
+  }
   const std::thread::id self = std::this_thread::get_id();
   taskFinished_.wait(lock, [&] {
     return std::all_of(busyQueues_.begin(), busyQueues_.end(),
@@ -152,12 +166,16 @@ void TaskRunner::kickCoordinatorLocked(TaskQueue* queue) {
 
 void TaskRunner::startAnotherThread() {
   // One requested thread that has not started yet will look at every queue when it does.
-  if (shutdown_ || pendingWorkers_ > 0 || readyQueues_.empty()) return;
+  if (shutdown_ || pendingWorkers_ > 0 || readyQueues_.empty()) {
+    return;
+  }
   ++pendingWorkers_;
   try {
     backend_->execute(*this, [weak = weak_from_this()] {
       // A runner that is gone has no work left; nor any owner to report to.
-      if (std::shared_ptr<TaskRunner> runner = weak.lock()) runner->runWorker();
+      if (std::shared_ptr<TaskRunner> runner = weak.lock()) {
+        runner->runWorker();
+      }
     });
   } catch (const std::exception& e) {
     // No thread now (EAGAIN); the next schedule() or finished task tries again.
@@ -168,7 +186,9 @@ void TaskRunner::startAnotherThread() {
 
 void TaskRunner::runWorker() {
   std::unique_lock<std::mutex> lock(lock_);
-  if (pendingWorkers_ > 0) --pendingWorkers_;
+  if (pendingWorkers_ > 0) {
+    --pendingWorkers_;
+  }
   while (std::shared_ptr<Task> task = awaitTaskToRun(lock)) {
     lock.unlock();
     std::chrono::nanoseconds delay = Task::kNoRepeat;
@@ -188,7 +208,9 @@ void TaskRunner::runWorker() {
 
 std::shared_ptr<Task> TaskRunner::awaitTaskToRun(std::unique_lock<std::mutex>& lock) {
   while (true) {
-    if (readyQueues_.empty()) return nullptr;  // Nothing to do: this thread goes back.
+    if (readyQueues_.empty()) {
+      return nullptr;  // Nothing to do: this thread goes back.
+    }
 
     const std::chrono::nanoseconds now = backend_->nanoTime();
     std::chrono::nanoseconds minDelay = std::chrono::nanoseconds::max();
@@ -219,7 +241,9 @@ std::shared_ptr<Task> TaskRunner::awaitTaskToRun(std::unique_lock<std::mutex>& l
 
     if (coordinatorWaiting_) {
       // Another thread coordinates; wake it if it sleeps past our earliest task.
-      if (minDelay < coordinatorWakeUpAt_ - now) backend_->coordinatorNotify(*this);
+      if (minDelay < coordinatorWakeUpAt_ - now) {
+        backend_->coordinatorNotify(*this);
+      }
       return nullptr;
     }
 
@@ -228,7 +252,9 @@ std::shared_ptr<Task> TaskRunner::awaitTaskToRun(std::unique_lock<std::mutex>& l
     coordinatorWakeUpAt_ = now + std::min<std::chrono::nanoseconds>(minDelay, kMaxCoordinatorWait);
     const bool keepCoordinating = backend_->coordinatorWait(*this, lock, minDelay);
     coordinatorWaiting_ = false;
-    if (!keepCoordinating) return nullptr;
+    if (!keepCoordinating) {
+      return nullptr;
+    }
   }
 }
 
@@ -261,7 +287,9 @@ void TaskRunner::afterRun(const std::shared_ptr<Task>& task, std::chrono::nanose
   } else if (!rescheduled) {
     task->queue_ = nullptr;
   }
-  if (!queue->futureTasks_.empty()) addIfAbsent(readyQueues_, queue);
+  if (!queue->futureTasks_.empty()) {
+    addIfAbsent(readyQueues_, queue);
+  }
   taskFinished_.notify_all();
 }
 

@@ -39,7 +39,9 @@ struct ThreadPoolExecutor::State {
   // Joins threads that have exited, so they do not pile up. Caller holds `lock`; joining one is
   // quick because it has nothing left to do but return.
   void reapExited(std::unique_lock<std::mutex>& held) {
-    if (exited.empty()) return;
+    if (exited.empty()) {
+      return;
+    }
     std::vector<std::thread> toJoin;
     for (std::thread::id id : exited) {
       for (auto it = threads.begin(); it != threads.end(); ++it) {
@@ -52,7 +54,9 @@ struct ThreadPoolExecutor::State {
     }
     exited.clear();
     held.unlock();
-    for (std::thread& thread : toJoin) thread.join();
+    for (std::thread& thread : toJoin) {
+      thread.join();
+    }
     held.lock();
   }
 
@@ -66,7 +70,9 @@ ThreadPoolExecutor::ThreadPoolExecutor(std::string name, std::chrono::nanosecond
     throw std::invalid_argument(
         "ThreadPoolExecutor: keepAlive < 0: " + std::to_string(keepAlive.count()) + "ns");
   }
-  if (maxThreads == 0) throw std::invalid_argument("ThreadPoolExecutor: maxThreads == 0");
+  if (maxThreads == 0) {
+    throw std::invalid_argument("ThreadPoolExecutor: maxThreads == 0");
+  }
   state_ = std::make_shared<State>(std::move(name), keepAlive, maxThreads);
 }
 
@@ -75,7 +81,9 @@ ThreadPoolExecutor::~ThreadPoolExecutor() {
   std::unique_lock<std::mutex> lock(state_->lock);
   const std::thread::id self = std::this_thread::get_id();
   bool onOwnThread = false;
-  for (std::thread& thread : state_->threads) onOwnThread |= thread.get_id() == self;
+  for (std::thread& thread : state_->threads) {
+    onOwnThread |= thread.get_id() == self;
+  }
   // Wait for running jobs and idle threads (woken by shutdown()) to leave the loop; the thread
   // running this destructor cannot, so it is left out and detached below.
   state_->threadExited.wait(lock, [&] { return state_->liveThreads == (onOwnThread ? 1 : 0); });
@@ -92,7 +100,9 @@ ThreadPoolExecutor::~ThreadPoolExecutor() {
 }
 
 void ThreadPoolExecutor::execute(std::function<void()> job) {
-  if (!job) throw std::invalid_argument("ThreadPoolExecutor::execute: empty job");
+  if (!job) {
+    throw std::invalid_argument("ThreadPoolExecutor::execute: empty job");
+  }
   std::unique_lock<std::mutex> lock(state_->lock);
   if (state_->shutdown) {
     throw std::logic_error("ThreadPoolExecutor \"" + state_->name + "\" has been shut down");
@@ -105,7 +115,9 @@ void ThreadPoolExecutor::execute(std::function<void()> job) {
     state_->jobAvailable.notify_one();
     return;
   }
-  if (state_->liveThreads >= state_->maxThreads) return;  // It waits for a busy thread.
+  if (state_->liveThreads >= state_->maxThreads) {
+    return;  // It waits for a busy thread.
+  }
   try {
     ++state_->liveThreads;
     state_->threads.emplace_back([state = state_] { State::workerLoop(state); });
@@ -125,7 +137,9 @@ void ThreadPoolExecutor::shutdown() {
 
 bool ThreadPoolExecutor::awaitTermination(std::chrono::nanoseconds timeout) {
   std::unique_lock<std::mutex> lock(state_->lock);
-  if (!state_->shutdown) return false;
+  if (!state_->shutdown) {
+    return false;
+  }
   return state_->threadExited.wait_for(lock, timeout, [&] { return state_->liveThreads == 0; });
 }
 
@@ -155,12 +169,16 @@ void ThreadPoolExecutor::State::workerLoop(const std::shared_ptr<State>& state) 
   std::unique_lock<std::mutex> lock(state->lock);
   while (true) {
     if (state->jobs.empty()) {
-      if (state->shutdown) break;
+      if (state->shutdown) {
+        break;
+      }
       ++state->idleThreads;
       const bool gotJob = state->jobAvailable.wait_for(
           lock, state->keepAlive, [&] { return !state->jobs.empty() || state->shutdown; });
       --state->idleThreads;
-      if (!gotJob) break;  // Idle for keepAlive: exit, as a cached pool does.
+      if (!gotJob) {
+        break;  // Idle for keepAlive: exit, as a cached pool does.
+      }
       continue;
     }
     std::function<void()> job = std::move(state->jobs.front());

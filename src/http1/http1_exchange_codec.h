@@ -6,11 +6,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "connection/exchange_codec.h"
 #include "http1/headers_reader.h"
+#include "io/forwarding_timeout.h"
 #include "tern/buffered_sink.h"
 #include "tern/buffered_source.h"
+#include "tern/exceptions.h"
 
 namespace tern::internal {
 
@@ -68,6 +71,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   bool isClosed() const { return state_ == State::kClosed; }
 
  private:
+  class RequestBodySink;
   class KnownLengthSink;
   class ChunkedSink;
   class AbstractSource;
@@ -94,6 +98,24 @@ class Http1ExchangeCodec final : public ExchangeCodec {
 
   void checkState(bool ok) const;
   std::unique_ptr<Source> newFixedLengthSource(int64_t length);
+  std::unique_ptr<Source> newChunkedSource();
+  std::unique_ptr<Source> newUnknownLengthSource();
+
+  // Runs `io`; if it throws IOException, the connection cannot be trusted any more: tell the
+  // carrier, then rethrow.
+  template <typename F>
+  decltype(auto) guarded(F&& io) {
+    try {
+      return std::forward<F>(io)();
+    } catch (const IOException&) {
+      noNewExchanges();
+      throw;
+    }
+  }
+
+  // Points a body's timeout at Timeout::none() and clears the socket timeout it forwarded to, so
+  // a pooled connection keeps nothing of this call's deadlines (OkHttp's detachTimeout).
+  static void detachTimeout(ForwardingTimeout& timeout);
   void noNewExchanges();  // Tells the carrier, once.
   std::string unexpectedEndOfStream() const;
 

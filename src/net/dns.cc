@@ -11,6 +11,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "net/error_message.h"
 #include "tern/exceptions.h"
 
 namespace tern {
@@ -28,10 +29,16 @@ struct AddrinfoDeleter {
 class SystemDns final : public Dns {
  public:
   std::vector<InetAddress> lookup(const std::string& hostname) override {
-    if (std::optional<InetAddress> literal = InetAddress::parse(hostname)) return {*literal};
-    if (hostname.empty()) throwUnknownHost(hostname, "empty host name");
+    if (std::optional<InetAddress> literal = InetAddress::parse(hostname)) {
+      return {*literal};
+    }
+    if (hostname.empty()) {
+      throwUnknownHost(hostname, "empty host name");
+    }
     // getaddrinfo() would read only up to the first NUL and answer for a different name.
-    if (hostname.find('\0') != std::string::npos) throwUnknownHost(hostname, "NUL in host name");
+    if (hostname.find('\0') != std::string::npos) {
+      throwUnknownHost(hostname, "NUL in host name");
+    }
 
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
@@ -41,7 +48,8 @@ class SystemDns final : public Dns {
     std::unique_ptr<addrinfo, AddrinfoDeleter> list(raw);
     if (status != 0) {
       // EAI_SYSTEM puts the reason in errno; gai_strerror would only say "System error".
-      throwUnknownHost(hostname, status == EAI_SYSTEM ? std::string(strerror(errno))
+      const int error = errno;
+      throwUnknownHost(hostname, status == EAI_SYSTEM ? internal::errorMessage(error)
                                                       : std::string(gai_strerror(status)));
     }
 
@@ -63,7 +71,9 @@ class SystemDns final : public Dns {
         result.push_back(std::move(*address));
       }
     }
-    if (result.empty()) throwUnknownHost(hostname, "no IPv4 or IPv6 addresses");
+    if (result.empty()) {
+      throwUnknownHost(hostname, "no IPv4 or IPv6 addresses");
+    }
     return result;
   }
 };
@@ -90,7 +100,9 @@ std::shared_ptr<Dns> Dns::system() {
 
 std::shared_ptr<Dns> Dns::of(
     std::function<std::vector<InetAddress>(const std::string& hostname)> lookup) {
-  if (!lookup) throw std::invalid_argument("Dns::of: lookup is empty");
+  if (!lookup) {
+    throw std::invalid_argument("Dns::of: lookup is empty");
+  }
   return std::make_shared<LambdaDns>(std::move(lookup));
 }
 

@@ -4,7 +4,6 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 #include "url/ip_address.h"
@@ -21,7 +20,9 @@ std::optional<InetAddress> InetAddress::parse(std::string_view literal) {
   if (literal.size() >= 2 && literal.front() == '[' && literal.back() == ']') {
     literal = literal.substr(1, literal.size() - 2);
     // Only IPv6 goes in brackets (RFC 3986 §3.2.2).
-    if (literal.find(':') == std::string_view::npos) return std::nullopt;
+    if (literal.find(':') == std::string_view::npos) {
+      return std::nullopt;
+    }
   }
   if (literal.empty() || literal.size() > kMaxLiteralLength ||
       literal.find('\0') != std::string_view::npos) {
@@ -33,10 +34,14 @@ std::optional<InetAddress> InetAddress::parse(std::string_view literal) {
   const std::string text(literal);
   InetAddress result;
   if (text.find(':') != std::string::npos) {
-    if (inet_pton(AF_INET6, text.c_str(), result.bytes_.data()) != 1) return std::nullopt;
+    if (inet_pton(AF_INET6, text.c_str(), result.bytes_.data()) != 1) {
+      return std::nullopt;
+    }
     result.ipv6_ = true;
   } else {
-    if (inet_pton(AF_INET, text.c_str(), result.bytes_.data()) != 1) return std::nullopt;
+    if (inet_pton(AF_INET, text.c_str(), result.bytes_.data()) != 1) {
+      return std::nullopt;
+    }
   }
   return result;
 }
@@ -76,7 +81,9 @@ InetAddress InetAddress::withHostName(std::string hostName) const {
 }
 
 bool InetAddress::isLoopbackAddress() const noexcept {
-  if (!ipv6_) return bytes_[0] == 127;
+  if (!ipv6_) {
+    return bytes_[0] == 127;
+  }
   return *this == loopbackIpv6();
 }
 
@@ -87,7 +94,9 @@ std::span<const uint8_t> InetAddress::address() const noexcept {
 std::string InetAddress::hostAddress() const {
   if (!ipv6_) {
     uint32_t value = 0;
-    for (int i = 0; i < 4; ++i) value = (value << 8) | bytes_[i];
+    for (int i = 0; i < 4; ++i) {
+      value = (value << 8) | bytes_[i];
+    }
     return internal::serializeIpv4(value);
   }
   // The same RFC 5952 form HttpUrl uses for IPv6 hosts, so a URL's host and the address it
@@ -114,7 +123,9 @@ InetSocketAddress::InetSocketAddress(InetAddress address, int port)
 
 std::string InetSocketAddress::toString() const {
   std::string host = address_.hostAddress();
-  if (address_.isIpv6()) host = "[" + host + "]";
+  if (address_.isIpv6()) {
+    host = "[" + host + "]";
+  }
   return host + ":" + std::to_string(port_);
 }
 

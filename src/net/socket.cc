@@ -11,10 +11,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
+#include "net/error_message.h"
 #include "net/socket_address.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
@@ -84,7 +84,9 @@ std::unique_ptr<Socket> Socket::connectTo(const InetSocketAddress& address,
 }
 
 std::unique_ptr<Socket> Socket::adopt(int fd) {
-  if (fd < 0) throw std::invalid_argument("Socket::adopt: invalid fd " + std::to_string(fd));
+  if (fd < 0) {
+    throw std::invalid_argument("Socket::adopt: invalid fd " + std::to_string(fd));
+  }
   std::unique_ptr<Socket> socket;
   try {
     socket = std::make_unique<Socket>();
@@ -95,12 +97,14 @@ std::unique_ptr<Socket> Socket::adopt(int fd) {
   socket->adoptFd(fd);
   if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 ||
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
-    throw IOException(std::string("Socket::adopt: fcntl failed: ") + strerror(errno));
+    const int error = errno;
+    throw IOException("Socket::adopt: fcntl failed: " + errorMessage(error));
   }
   sockaddr_storage peer{};
   socklen_t length = sizeof(peer);
   if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &length) != 0) {
-    throw IOException(std::string("Socket::adopt: not a connected socket: ") + strerror(errno));
+    const int error = errno;
+    throw IOException("Socket::adopt: not a connected socket: " + errorMessage(error));
   }
   socket->remote_ = fromSockaddr(peer, length);
   socket->connected_ = true;
@@ -113,11 +117,15 @@ void Socket::adoptFd(int fd) {
   setOptions(fd);
   // A cancel() that came before the descriptor existed could not shut it down; do it now so a
   // connect() in progress is aborted as well as woken.
-  if (canceled_.load(std::memory_order_acquire)) ::shutdown(fd_, SHUT_RDWR);
+  if (canceled_.load(std::memory_order_acquire)) {
+    ::shutdown(fd_, SHUT_RDWR);
+  }
 }
 
 void Socket::connect(const InetSocketAddress& address, std::chrono::milliseconds connectTimeout) {
-  if (closed_) throw IOException("Socket closed");
+  if (closed_) {
+    throw IOException("Socket closed");
+  }
   if (connected_ || fd_ >= 0) {
     throw std::logic_error("Socket::connect: already connected to " + remote_->describe());
   }
@@ -126,13 +134,16 @@ void Socket::connect(const InetSocketAddress& address, std::chrono::milliseconds
                                 std::to_string(connectTimeout.count()));
   }
   remote_ = address;
-  if (isCanceled()) throw InterruptedIOException("Canceled");
+  if (isCanceled()) {
+    throw InterruptedIOException("Canceled");
+  }
 
   const SockaddrStorage target = toSockaddr(address);
   const int fd = ::socket(target.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
+    const int error = errno;
     throw ConnectException("Failed to connect to " + address.describe() +
-                           ": cannot create a socket: " + strerror(errno));
+                           ": cannot create a socket: " + errorMessage(error));
   }
   adoptFd(fd);
 
@@ -140,8 +151,11 @@ void Socket::connect(const InetSocketAddress& address, std::chrono::milliseconds
     int result = ::connect(fd, reinterpret_cast<const sockaddr*>(&target.storage), target.length);
     if (result != 0 && errno != EINPROGRESS && errno != EINTR) {
       const int error = errno;
-      if (isCanceled()) throw InterruptedIOException("Canceled");
-      throw ConnectException("Failed to connect to " + address.describe() + ": " + strerror(error));
+      if (isCanceled()) {
+        throw InterruptedIOException("Canceled");
+      }
+      throw ConnectException("Failed to connect to " + address.describe() + ": " +
+                             errorMessage(error));
     }
     if (result != 0) {
       // RFC 793's handshake runs in the kernel; wait for it, bounded by the connect timeout.
@@ -153,11 +167,15 @@ void Socket::connect(const InetSocketAddress& address, std::chrono::milliseconds
       await(Operation::kConnect, limit.until, limit.timeout);
       int error = 0;
       socklen_t length = sizeof(error);
-      if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0) error = errno;
-      if (isCanceled()) throw InterruptedIOException("Canceled");
+      if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0) {
+        error = errno;
+      }
+      if (isCanceled()) {
+        throw InterruptedIOException("Canceled");
+      }
       if (error != 0) {
         throw ConnectException("Failed to connect to " + address.describe() + ": " +
-                               strerror(error));
+                               errorMessage(error));
       }
     }
   } catch (...) {
@@ -172,8 +190,12 @@ int64_t Socket::SocketSource::read(Buffer& sink, int64_t byteCount) {
     throw std::invalid_argument("Socket read: byteCount < 0: " + std::to_string(byteCount));
   }
   socket_.checkOpen();
-  if (byteCount == 0) return 0;
-  if (socket_.inputShutdown_) return -1;
+  if (byteCount == 0) {
+    return 0;
+  }
+  if (socket_.inputShutdown_) {
+    return -1;
+  }
 
   std::optional<WaitLimit> limit;  // Computed at the first wait, so it bounds this whole read.
   while (true) {
@@ -186,11 +208,19 @@ int64_t Socket::SocketSource::read(Buffer& sink, int64_t byteCount) {
       return n;
     }
     sink.commitWrite(0);
-    if (socket_.isCanceled()) throw InterruptedIOException("Canceled");
-    if (n == 0) return -1;
-    if (error == EINTR) continue;
+    if (socket_.isCanceled()) {
+      throw InterruptedIOException("Canceled");
+    }
+    if (n == 0) {
+      return -1;
+    }
+    if (error == EINTR) {
+      continue;
+    }
     if (error == EAGAIN || error == EWOULDBLOCK) {
-      if (!limit) limit = waitLimit(timeout_);
+      if (!limit) {
+        limit = waitLimit(timeout_);
+      }
       socket_.await(Operation::kRead, limit->until, limit->timeout);
       continue;
     }
@@ -204,7 +234,9 @@ void Socket::SocketSink::write(Buffer& source, int64_t byteCount) {
                                 " out of range [0, " + std::to_string(source.size()) + "]");
   }
   socket_.checkOpen();
-  if (socket_.outputShutdown_) throw IOException("Socket output is shutdown");
+  if (socket_.outputShutdown_) {
+    throw IOException("Socket output is shutdown");
+  }
 
   // Each wait gets the full write timeout again once the peer has taken some bytes: the write
   // fails only when the peer stops accepting them. The deadline, if any, stays fixed.
@@ -233,10 +265,16 @@ void Socket::SocketSink::write(Buffer& source, int64_t byteCount) {
       limit.reset();
       continue;
     }
-    if (socket_.isCanceled()) throw InterruptedIOException("Canceled");
-    if (error == EINTR) continue;
+    if (socket_.isCanceled()) {
+      throw InterruptedIOException("Canceled");
+    }
+    if (error == EINTR) {
+      continue;
+    }
     if (error == EAGAIN || error == EWOULDBLOCK) {
-      if (!limit) limit = waitLimit(timeout_);
+      if (!limit) {
+        limit = waitLimit(timeout_);
+      }
       socket_.await(Operation::kWrite, limit->until, limit->timeout);
       continue;
     }
@@ -259,7 +297,9 @@ void Socket::await(Operation operation, std::optional<Timeout::Clock::time_point
   const short events = operation == Operation::kRead ? POLLIN : POLLOUT;
   pollfd fds[2] = {{fd_, events, 0}, {wakeup_.fd(), POLLIN, 0}};
   while (true) {
-    if (isCanceled()) throw InterruptedIOException("Canceled");
+    if (isCanceled()) {
+      throw InterruptedIOException("Canceled");
+    }
     const auto now = Timeout::Clock::now();
     if (until && *until <= now) {
       const std::string where = remote_ ? remote_->describe() : std::string("?");
@@ -273,41 +313,62 @@ void Socket::await(Operation operation, std::optional<Timeout::Clock::time_point
     }
     const int ready = ::poll(fds, 2, Timeout::pollTimeoutMillis(until, now));
     if (ready < 0) {
-      if (errno == EINTR) continue;
-      throw IOException(std::string("poll() failed: ") + strerror(errno));
+      if (errno == EINTR) {
+        continue;
+      }
+      const int error = errno;
+      throw IOException("poll() failed: " + errorMessage(error));
     }
-    if (isCanceled()) throw InterruptedIOException("Canceled");
+    if (isCanceled()) {
+      throw InterruptedIOException("Canceled");
+    }
     // Readable, writable, hung up or failed: the next system call says which.
-    if (ready > 0 && fds[0].revents != 0) return;
+    if (ready > 0 && fds[0].revents != 0) {
+      return;
+    }
   }
 }
 
 void Socket::checkOpen() const {
-  if (closed_) throw IOException("Socket closed");
-  if (isCanceled()) throw InterruptedIOException("Canceled");
-  if (!connected_) throw std::logic_error("Socket is not connected");
+  if (closed_) {
+    throw IOException("Socket closed");
+  }
+  if (isCanceled()) {
+    throw InterruptedIOException("Canceled");
+  }
+  if (!connected_) {
+    throw std::logic_error("Socket is not connected");
+  }
 }
 
 void Socket::throwErrno(int error) const {
   const std::string where = remote_ ? remote_->describe() : std::string("?");
-  throw IOException(std::string(strerror(error)) + ": " + where);
+  throw IOException(errorMessage(error) + ": " + where);
 }
 
 void Socket::cancel() noexcept {
   canceled_.store(true, std::memory_order_release);
   std::lock_guard<std::mutex> lock(fdLock_);
-  if (closed_) return;
+  if (closed_) {
+    return;
+  }
   // shutdown() makes the peer see the connection end and wakes most waits by itself (it even
   // aborts a connect in progress on Linux); the wakeup descriptor covers every other case.
-  if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
+  if (fd_ >= 0) {
+    ::shutdown(fd_, SHUT_RDWR);
+  }
   wakeup_.signal();
 }
 
 void Socket::close() noexcept {
   std::lock_guard<std::mutex> lock(fdLock_);
-  if (closed_) return;
+  if (closed_) {
+    return;
+  }
   closed_ = true;
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ >= 0) {
+    ::close(fd_);
+  }
   fd_ = -1;
   wakeup_.close();
 }
@@ -321,43 +382,64 @@ bool Socket::isHealthy(bool doExtensiveChecks) const {
   if (isClosed() || !connected_ || isCanceled() || inputShutdown_ || outputShutdown_) {
     return false;
   }
-  if (!doExtensiveChecks) return true;
+  if (!doExtensiveChecks) {
+    return true;
+  }
   // A peer that closed leaves EOF (0) or an error (a reset) to read; one that is quiet leaves
   // nothing (EAGAIN). Bytes waiting are not our concern here: the codec decides about those.
   char byte;
   const ssize_t n = ::recv(fd_, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-  if (n > 0) return true;
-  if (n == 0) return false;
+  if (n > 0) {
+    return true;
+  }
+  if (n == 0) {
+    return false;
+  }
   return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
 }
 
 void Socket::shutdownOutput() {
   checkOpen();
-  if (outputShutdown_) return;
-  if (::shutdown(fd_, SHUT_WR) != 0) throwErrno(errno);
+  if (outputShutdown_) {
+    return;
+  }
+  if (::shutdown(fd_, SHUT_WR) != 0) {
+    throwErrno(errno);
+  }
   outputShutdown_ = true;
 }
 
 void Socket::shutdownInput() {
   checkOpen();
-  if (inputShutdown_) return;
-  if (::shutdown(fd_, SHUT_RD) != 0) throwErrno(errno);
+  if (inputShutdown_) {
+    return;
+  }
+  if (::shutdown(fd_, SHUT_RD) != 0) {
+    throwErrno(errno);
+  }
   inputShutdown_ = true;
 }
 
 InetSocketAddress Socket::localAddress() const {
-  if (closed_) throw IOException("Socket closed");
-  if (fd_ < 0) throw std::logic_error("Socket is not connected");
+  if (closed_) {
+    throw IOException("Socket closed");
+  }
+  if (fd_ < 0) {
+    throw std::logic_error("Socket is not connected");
+  }
   sockaddr_storage local{};
   socklen_t length = sizeof(local);
   if (getsockname(fd_, reinterpret_cast<sockaddr*>(&local), &length) != 0) {
-    throw IOException(std::string("getsockname() failed: ") + strerror(errno));
+    const int error = errno;
+    throw IOException("getsockname() failed: " + errorMessage(error));
   }
   return fromSockaddr(local, length);
 }
 
 const InetSocketAddress& Socket::remoteAddress() const {
-  if (!connected_) throw std::logic_error("Socket is not connected");
+  if (!connected_) {
+    throw std::logic_error("Socket is not connected");
+  }
   return *remote_;
 }
 

@@ -6,9 +6,9 @@
 
 #include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <string>
 
+#include "net/error_message.h"
 #include "tern/exceptions.h"
 
 #if defined(__linux__)
@@ -21,13 +21,15 @@ WakeupFd::WakeupFd() {
 #if defined(__linux__)
   readFd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (readFd_ < 0) {
-    throw IOException(std::string("Cannot create a wakeup eventfd: ") + strerror(errno));
+    const int error = errno;
+    throw IOException("Cannot create a wakeup eventfd: " + errorMessage(error));
   }
   writeFd_ = readFd_;
 #else
   int fds[2];
   if (pipe(fds) != 0) {
-    throw IOException(std::string("Cannot create a wakeup pipe: ") + strerror(errno));
+    const int error = errno;
+    throw IOException("Cannot create a wakeup pipe: " + errorMessage(error));
   }
   for (int fd : fds) {
     fcntl(fd, F_SETFD, FD_CLOEXEC);
@@ -39,7 +41,9 @@ WakeupFd::WakeupFd() {
 }
 
 void WakeupFd::signal() noexcept {
-  if (writeFd_ < 0) return;
+  if (writeFd_ < 0) {
+    return;
+  }
 #if defined(__linux__)
   const uint64_t one = 1;
   // A full counter (or pipe) already makes fd() readable, so a failed write loses nothing.
@@ -51,8 +55,12 @@ void WakeupFd::signal() noexcept {
 }
 
 void WakeupFd::close() noexcept {
-  if (writeFd_ >= 0 && writeFd_ != readFd_) ::close(writeFd_);
-  if (readFd_ >= 0) ::close(readFd_);
+  if (writeFd_ >= 0 && writeFd_ != readFd_) {
+    ::close(writeFd_);
+  }
+  if (readFd_ >= 0) {
+    ::close(readFd_);
+  }
   readFd_ = -1;
   writeFd_ = -1;
 }

@@ -116,7 +116,9 @@ TEST_F(TaskRunnerTest, CancelAllWhileRunningStopsTheTaskRepeating) {
   int runs = 0;
   red_->schedule("repeat", 100ms, [&] {
     log("run");
-    if (++runs == 2) red_->cancelAll();
+    if (++runs == 2) {
+      red_->cancelAll();
+    }
     return std::chrono::nanoseconds(100ms);
   });
   faker_.advanceUntil(1s);

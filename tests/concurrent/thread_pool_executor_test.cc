@@ -24,7 +24,9 @@ template <typename Condition>
 bool eventually(Condition condition) {
   const auto deadline = std::chrono::steady_clock::now() + 5s;
   while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
+    if (std::chrono::steady_clock::now() > deadline) {
+      return false;
+    }
     std::this_thread::sleep_for(5ms);
   }
   return true;
@@ -158,7 +160,8 @@ TEST(ThreadPoolExecutorTest, MayBeDestroyedByItsOwnJob) {
   });
   ASSERT_EQ(std::future_status::ready, destroyed.get_future().wait_for(5s));
   std::promise<void> done;
-  executor->execute([&done, owned = std::move(executor)]() mutable {
+  ThreadPoolExecutor* raw = executor.get();
+  raw->execute([&done, owned = std::move(executor)]() mutable {
     owned.reset();  // The last reference: ~ThreadPoolExecutor runs on its own thread.
     done.set_value();
   });

@@ -130,7 +130,7 @@ TEST_F(Http1ResponseTest, StatusLineAndHeadersOneByteOverTheLimitFail) {
 }
 
 TEST_F(Http1ResponseTest, TooLongStatusLineFails) {
-  server.writeUtf8("HTTP/1.1 200 " + std::string(300 * 1024, 'K') + "\r\n\r\n");
+  server.writeUtf8("HTTP/1.1 200 " + std::string(size_t{300} * 1024, 'K') + "\r\n\r\n");
   codec->writeRequestHeaders(get());
   EXPECT_THROW(codec->readResponseHeaders(false), ProtocolException);
 }

@@ -21,7 +21,9 @@ TEST(DnsTest, SystemResolvesLocalhostToLoopbackWithTheHostName) {
   }
   // No address twice, though getaddrinfo may list one per protocol.
   for (size_t i = 0; i < addresses.size(); ++i) {
-    for (size_t j = i + 1; j < addresses.size(); ++j) EXPECT_NE(addresses[i], addresses[j]);
+    for (size_t j = i + 1; j < addresses.size(); ++j) {
+      EXPECT_NE(addresses[i], addresses[j]);
+    }
   }
 }
 
@@ -60,8 +62,9 @@ TEST(DnsTest, OfAdaptsALambda) {
   std::vector<std::string> asked;
   std::shared_ptr<Dns> dns = Dns::of([&](const std::string& host) {
     asked.push_back(host);
-    if (host == "unknown.test")
+    if (host == "unknown.test") {
       throw UnknownHostException("Unable to resolve host \"" + host + "\"");
+    }
     return std::vector<InetAddress>{InetAddress::loopbackIpv6().withHostName(host),
                                     InetAddress::loopbackIpv4().withHostName(host)};
   });

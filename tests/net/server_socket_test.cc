@@ -17,7 +17,6 @@ namespace tern::internal {
 namespace {
 
 using namespace std::chrono_literals;
-using ::testing::StartsWith;
 
 InetSocketAddress anyLoopbackPort() { return InetSocketAddress(InetAddress::loopbackIpv4(), 0); }
 
@@ -35,7 +34,9 @@ TEST(ServerSocketTest, BindsAnEphemeralPortAndAccepts) {
   buffer.writeUtf8("GET / HTTP/1.1\r\n");
   client->sink().write(buffer, buffer.size());
   Buffer received;
-  while (received.size() < 16) accepted->source().read(received, 16);
+  while (received.size() < 16) {
+    accepted->source().read(received, 16);
+  }
   EXPECT_EQ("GET / HTTP/1.1\r\n", received.readUtf8());
 }
 
@@ -87,7 +88,9 @@ TEST(ServerSocketTest, LeaksNoDescriptors) {
     std::unique_ptr<ServerSocket> server = ServerSocket::bind(anyLoopbackPort());
     std::unique_ptr<Socket> client = Socket::connectTo(server->localAddress(), 5s);
     std::unique_ptr<Socket> accepted = server->accept(5s);
-    if (i % 2 == 0) server->close();
+    if (i % 2 == 0) {
+      server->close();
+    }
   }
   EXPECT_EQ(before, tern::testing::openFdCount());
 }

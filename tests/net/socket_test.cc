@@ -26,7 +26,6 @@ namespace {
 using namespace std::chrono_literals;
 using tern::testing::Fd;
 using tern::testing::LoopbackListener;
-using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 constexpr auto kGenerous = 5000ms;  // For connects that must succeed: never the limit.
@@ -47,7 +46,9 @@ Connection connect(LoopbackListener& listener, std::string hostName = "localhost
 std::string readUtf8(Socket& socket, int64_t byteCount) {
   Buffer buffer;
   while (buffer.size() < byteCount) {
-    if (socket.source().read(buffer, byteCount - buffer.size()) == -1) break;
+    if (socket.source().read(buffer, byteCount - buffer.size()) == -1) {
+      break;
+    }
   }
   return buffer.readUtf8();
 }
@@ -66,8 +67,10 @@ class ClosedPort {
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t length = sizeof(address);
-    ::bind(fd_.get(), reinterpret_cast<sockaddr*>(&address), length);
-    getsockname(fd_.get(), reinterpret_cast<sockaddr*>(&address), &length);
+    if (::bind(fd_.get(), reinterpret_cast<sockaddr*>(&address), length) != 0 ||
+        getsockname(fd_.get(), reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+      throw std::runtime_error("cannot reserve a port");
+    }
     port_ = ntohs(address.sin_port);
   }
   int port() const { return port_; }
@@ -89,11 +92,15 @@ class FullBacklog {
       address.sin_family = AF_INET;
       address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
       address.sin_port = htons(static_cast<uint16_t>(listener_.port()));
-      ::connect(filler.get(), reinterpret_cast<sockaddr*>(&address), sizeof(address));
+      // Non-blocking: EINPROGRESS, and poll() below tells whether the handshake completed.
+      static_cast<void>(
+          ::connect(filler.get(), reinterpret_cast<sockaddr*>(&address), sizeof(address)));
       pollfd p{filler.get(), POLLOUT, 0};
       const bool connected = ::poll(&p, 1, 200) == 1;
       fillers_.push_back(std::move(filler));
-      if (!connected) return;  // This one is stuck: the queue is full.
+      if (!connected) {
+        return;  // This one is stuck: the queue is full.
+      }
     }
     throw std::runtime_error("could not fill the accept queue");
   }
@@ -283,19 +290,23 @@ TEST(SocketTest, ReadAfterPeerResetThrowsIOException) {
 
 TEST(SocketTest, WriteAfterPeerResetThrowsWithoutSigpipe) {
   // With SIGPIPE at its default action, a write without MSG_NOSIGNAL would kill this process.
-  auto previous = std::signal(SIGPIPE, SIG_DFL);
+  struct RestoreSigpipe {
+    void (*previous)(int) = std::signal(SIGPIPE, SIG_DFL);
+    ~RestoreSigpipe() { std::signal(SIGPIPE, previous); }
+  } restore;
   LoopbackListener listener;
   Connection c = connect(listener);
   tern::testing::resetConnection(c.peer);
   std::this_thread::sleep_for(20ms);  // Let the RST arrive.
   try {
-    for (int i = 0; i < 100; ++i) writeUtf8(*c.socket, "are you there?");
+    for (int i = 0; i < 100; ++i) {
+      writeUtf8(*c.socket, "are you there?");
+    }
     FAIL() << "expected IOException";
   } catch (const IOException& e) {
     EXPECT_THAT(e.what(), ::testing::AnyOf(StartsWith("Connection reset by peer: "),
                                            StartsWith("Broken pipe: ")));
   }
-  std::signal(SIGPIPE, previous);
 }
 
 TEST(SocketTest, CancelWakesABlockedReadPromptly) {
@@ -438,7 +449,9 @@ TEST(SocketTest, IsHealthyUntilThePeerCloses) {
   bool healthy = true;
   for (int i = 0; i < 100 && healthy; ++i) {
     healthy = c.socket->isHealthy(true);
-    if (healthy) std::this_thread::sleep_for(10ms);
+    if (healthy) {
+      std::this_thread::sleep_for(10ms);
+    }
   }
   EXPECT_FALSE(healthy);
   EXPECT_TRUE(c.socket->isHealthy(false));  // The cheap check does not look at the peer.
@@ -455,7 +468,9 @@ TEST(SocketTest, IsHealthyWithUnreadBytesAndFalseAfterReset) {
   bool healthy = true;
   for (int i = 0; i < 100 && healthy; ++i) {
     healthy = c.socket->isHealthy(true);
-    if (healthy) std::this_thread::sleep_for(10ms);
+    if (healthy) {
+      std::this_thread::sleep_for(10ms);
+    }
   }
   EXPECT_FALSE(healthy);
 }
@@ -563,7 +578,9 @@ TEST(SocketTest, LeaksNoDescriptors) {
   for (int i = 0; i < 20; ++i) {
     Connection c = connect(listener);
     writeUtf8(*c.socket, "x");
-    if (i % 2 == 0) c.socket->close();  // Else the destructor closes it.
+    if (i % 2 == 0) {
+      c.socket->close();  // Else the destructor closes it.
+    }
   }
   for (int i = 0; i < 5; ++i) {
     EXPECT_THROW(

@@ -22,7 +22,9 @@ class TaskFaker::FakeBackend final : public internal::TaskRunner::Backend {
     std::lock_guard<std::mutex> lock(lock_);
     ++coordinatorWaitCount_;
     const std::chrono::nanoseconds wakeAt = now_ + nanos;
-    if (!wakeAt_ || wakeAt < *wakeAt_) wakeAt_ = wakeAt;
+    if (!wakeAt_ || wakeAt < *wakeAt_) {
+      wakeAt_ = wakeAt;
+    }
     return false;
   }
 
@@ -37,7 +39,9 @@ class TaskFaker::FakeBackend final : public internal::TaskRunner::Backend {
       std::function<void()> runnable;
       {
         std::lock_guard<std::mutex> lock(lock_);
-        if (runnables_.empty()) return;
+        if (runnables_.empty()) {
+          return;
+        }
         runnable = std::move(runnables_.front());
         runnables_.pop_front();
       }
@@ -48,7 +52,9 @@ class TaskFaker::FakeBackend final : public internal::TaskRunner::Backend {
   // Takes the earliest wake-up time a coordinator asked for, if it is at or before `limit`.
   std::optional<std::chrono::nanoseconds> takeWakeUpBefore(std::chrono::nanoseconds limit) {
     std::lock_guard<std::mutex> lock(lock_);
-    if (!wakeAt_ || *wakeAt_ > limit) return std::nullopt;
+    if (!wakeAt_ || *wakeAt_ > limit) {
+      return std::nullopt;
+    }
     std::optional<std::chrono::nanoseconds> result = wakeAt_;
     wakeAt_.reset();
     return result;
@@ -58,7 +64,9 @@ class TaskFaker::FakeBackend final : public internal::TaskRunner::Backend {
     std::lock_guard<std::mutex> lock(lock_);
     now_ = time;
     // A wake-up in the past has happened; the coordinator that asked will be asked again.
-    if (wakeAt_ && *wakeAt_ <= now_) wakeAt_.reset();
+    if (wakeAt_ && *wakeAt_ <= now_) {
+      wakeAt_.reset();
+    }
   }
 
   int coordinatorWaitCount() const {
