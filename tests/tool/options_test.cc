@@ -206,6 +206,17 @@ TEST(OptionsTest, WriteOutFromFile) {
   EXPECT_EQ(parse({"http://a/"}).options().writeOut, std::nullopt);
 }
 
+TEST(OptionsTest, UnreadableHeaderOrWriteOutFileWarns) {
+  Parsed parsed =
+      parse({"-H", "@/nonexistent/tern/headers", "-w", "@/nonexistent/tern/format", "http://a/"});
+  EXPECT_EQ(parsed.commandLine.exitCode, std::nullopt);
+  EXPECT_TRUE(parsed.options().headers.empty());
+  EXPECT_EQ(parsed.options().writeOut, "");
+  EXPECT_EQ(parsed.err,
+            "Warning: Failed to read /nonexistent/tern/headers\n"
+            "Warning: Failed to read /nonexistent/tern/format\n");
+}
+
 TEST(OptionsTest, ShowErrors) {
   EXPECT_TRUE(parse({"http://a/"}).options().showErrors());
   EXPECT_FALSE(parse({"-s", "http://a/"}).options().showErrors());

@@ -295,10 +295,12 @@ TEST_F(ToolEndToEndTest, WriteOutReportsTheTransfer) {
   std::string target = url("/w");
   ToolRun run = runTern({"-s", "-o", "/dev/null", "-w",
                          "%{http_code} %{http_version} %{size_download} %{url_effective} "
-                         "%{content_type} %{method} %{exitcode} %{num_connects}\\n",
+                         "%{content_type} %{method} %{exitcode} %{num_connects} "
+                         "%{remote_ip} %{remote_port}\\n",
                          target});
   EXPECT_EQ(run.exitCode, 0) << run.err;
-  EXPECT_EQ(run.out, "200 1.1 5 " + target + " text/plain GET 0 1\n");
+  EXPECT_EQ(run.out, "200 1.1 5 " + target + " text/plain GET 0 1 127.0.0.1 " +
+                         std::to_string(server_.port()) + "\n");
 }
 
 TEST_F(ToolEndToEndTest, WriteOutTimeTotalHasSixDecimals) {

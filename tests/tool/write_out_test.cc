@@ -25,6 +25,8 @@ TransferInfo finishedTransfer() {
   info.sizeDownload = 1234;
   info.sizeUpload = 5;
   info.numConnects = 1;
+  info.remoteIp = "93.184.216.34";
+  info.remotePort = 443;
   info.numRedirects = 2;
   info.timeStartTransfer = 1500us;
   info.timeTotal = 2s + 345678us + 900ns;
@@ -50,6 +52,7 @@ TEST(WriteOutTest, ExpandsTransferVariables) {
   EXPECT_EQ(expand("%{http_version}").out, "1.1");
   EXPECT_EQ(expand("%{size_download} %{size_header} %{size_upload}").out, "1234 95 5");
   EXPECT_EQ(expand("%{num_connects} %{num_redirects}").out, "1 2");
+  EXPECT_EQ(expand("%{remote_ip}:%{remote_port}").out, "93.184.216.34:443");
   EXPECT_EQ(expand("%{url} %{urlnum} %{url_effective}").out,
             "http://example.com/start 2 http://example.com/end");
   EXPECT_EQ(expand("%{method} %{scheme} %{content_type} %{filename_effective}").out,

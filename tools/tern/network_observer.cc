@@ -45,15 +45,16 @@ Response NetworkObserver::intercept(Chain& chain) {
     bool isNew = false;
     int number = connectionNumber(*connection, isNew);
     const InetSocketAddress& remote = connection->remoteAddress();
-    log_.remoteAddress = remote.toString();
+    log_.remoteIp = remote.address().hostAddress();
+    log_.remotePort = remote.port();
     if (isNew) {
       ++log_.newConnections;
     }
     if (verbose_ != nullptr) {
       const std::string& host = request.url().host();
       if (isNew) {
-        *verbose_ << "* Connected to " << host << " (" << remote.address().hostAddress()
-                  << ") port " << remote.port() << " (#" << number << ")\n";
+        *verbose_ << "* Connected to " << host << " (" << log_.remoteIp << ") port "
+                  << log_.remotePort << " (#" << number << ")\n";
       } else {
         *verbose_ << "* Re-using existing connection #" << number << " with host " << host << "\n";
       }

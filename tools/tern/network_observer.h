@@ -23,8 +23,9 @@ struct ExchangeLog {
   // Each network response's head as received (status line, headers, blank line), in order: -i
   // prints them all, as curl -L -i does, and their bytes are %{size_header}.
   std::vector<std::string> responseHeads;
-  // The address of the last connection used, for messages.
-  std::string remoteAddress;
+  // The IP address and port of the last connection used (%{remote_ip}, %{remote_port}).
+  std::string remoteIp;
+  int remotePort = 0;
 };
 
 // The tool's network interceptor: it sees every exchange the client makes, on its connection.

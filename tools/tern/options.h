@@ -74,9 +74,9 @@ struct CommandLine {
 
 // Reads the command line `args` (without the program name) as curl reads its own. Files named by
 // "-d @file", "--data-binary @file", "-H @file" and "-w @file" are read now ("@-" reads `in`),
-// as curl does; -d strips CR and LF from a file's content, --data-binary keeps every byte. A data
-// file that cannot be read is a warning on `err` and sends no data, as in curl; a header or
-// write-out file that cannot be read is exit 26. --help goes to `out`; usage errors print curl's
+// as curl does; -d strips CR and LF from a file's content, --data-binary keeps every byte. A file
+// that cannot be read is a warning on `err` (none with -s), as in curl: a data file then sends no
+// data, a header or write-out file adds nothing. --help goes to `out`; usage errors print curl's
 // messages to `err` and give exit code 2.
 CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream& in,
                              std::ostream& out, std::ostream& err);

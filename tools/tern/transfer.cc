@@ -104,6 +104,7 @@ void TransferRunner::transfer(const OutputSpec& spec, const GlobExpansion& expan
   Clock::time_point start = Clock::now();
   FailureContext context;
   observer_->begin();
+  info.urlEffective = expansion.url;  // Until the request, and then the response, say better.
   try {
     std::string fileName = outputFileName(spec, expansion);
     info.filenameEffective = fileName;
@@ -168,6 +169,8 @@ void TransferRunner::transfer(const OutputSpec& spec, const GlobExpansion& expan
   }
   const ExchangeLog& log = observer_->log();
   info.numConnects = log.newConnections;
+  info.remoteIp = log.remoteIp;
+  info.remotePort = log.remotePort;
   for (const std::string& head : log.responseHeads) {
     info.sizeHeader += static_cast<int64_t>(head.size());
   }

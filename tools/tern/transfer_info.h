@@ -35,6 +35,10 @@ struct TransferInfo {
   int64_t sizeDownload = 0;
   int64_t sizeUpload = 0;
 
+  // The peer's IP address and port; empty and 0 if no connection was used.
+  std::string remoteIp;
+  int remotePort = 0;
+
   // New connections this transfer made (0 when it reused a pooled one), and redirects followed.
   int numConnects = 0;
   int numRedirects = 0;

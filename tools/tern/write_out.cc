@@ -82,6 +82,8 @@ constexpr Variable kVariables[] = {
     {"method", [](const TransferInfo& info) { return info.method; }},
     {"num_connects", [](const TransferInfo& info) { return std::to_string(info.numConnects); }},
     {"num_redirects", [](const TransferInfo& info) { return std::to_string(info.numRedirects); }},
+    {"remote_ip", [](const TransferInfo& info) { return info.remoteIp; }},
+    {"remote_port", [](const TransferInfo& info) { return std::to_string(info.remotePort); }},
     {"response_code", [](const TransferInfo& info) { return statusCode(info.httpCode); }},
     {"scheme",
      [](const TransferInfo& info) {
