@@ -18,7 +18,35 @@ namespace tern {
 class MultipartBody final : public RequestBody {
  public:
   class Builder;
-  class Part;
+
+  // One part: optional headers (never Content-Type or Content-Length, which come from the body) and
+  // a body.
+  class Part {
+   public:
+    // A part with no headers of its own.
+    static Part create(std::shared_ptr<RequestBody> body);
+
+    // Throws std::invalid_argument if `headers` has Content-Type or Content-Length, or `body` is
+    // null.
+    static Part create(Headers headers, std::shared_ptr<RequestBody> body);
+
+    // A form field: Content-Disposition: form-data; name="name".
+    static Part createFormData(std::string_view name, std::string_view value);
+
+    // A form field carrying a file: Content-Disposition: form-data; name="name";
+    // filename="filename" (no filename if nullopt). Quotes, CR and LF in the name and filename are
+    // escaped as %22, %0D and %0A, as browsers do.
+    static Part createFormData(std::string_view name, std::optional<std::string_view> filename,
+                               std::shared_ptr<RequestBody> body);
+
+    const Headers& headers() const noexcept { return headers_; }
+    const std::shared_ptr<RequestBody>& body() const noexcept { return body_; }
+
+   private:
+    Part(Headers headers, std::shared_ptr<RequestBody> body);
+    Headers headers_;
+    std::shared_ptr<RequestBody> body_;
+  };
 
   // The multipart subtypes of RFC 2046 §5.1 and RFC 7578.
   static MediaType mixed();        // "multipart/mixed", the default.
@@ -59,35 +87,6 @@ class MultipartBody final : public RequestBody {
   const MediaType type_;
   const MediaType contentType_;
   const std::vector<Part> parts_;
-};
-
-// One part: optional headers (never Content-Type or Content-Length, which come from the body) and
-// a body.
-class MultipartBody::Part {
- public:
-  // A part with no headers of its own.
-  static Part create(std::shared_ptr<RequestBody> body);
-
-  // Throws std::invalid_argument if `headers` has Content-Type or Content-Length, or `body` is
-  // null.
-  static Part create(Headers headers, std::shared_ptr<RequestBody> body);
-
-  // A form field: Content-Disposition: form-data; name="name".
-  static Part createFormData(std::string_view name, std::string_view value);
-
-  // A form field carrying a file: Content-Disposition: form-data; name="name";
-  // filename="filename" (no filename if nullopt). Quotes, CR and LF in the name and filename are
-  // escaped as %22, %0D and %0A, as browsers do.
-  static Part createFormData(std::string_view name, std::optional<std::string_view> filename,
-                             std::shared_ptr<RequestBody> body);
-
-  const Headers& headers() const noexcept { return headers_; }
-  const std::shared_ptr<RequestBody>& body() const noexcept { return body_; }
-
- private:
-  Part(Headers headers, std::shared_ptr<RequestBody> body);
-  Headers headers_;
-  std::shared_ptr<RequestBody> body_;
 };
 
 // Collects the parts of a MultipartBody.

@@ -6,26 +6,19 @@
 #include <exception>
 #include <utility>
 
+#include "http/http_syntax.h"
+#include "io/ascii.h"
 #include "tern/exceptions.h"
 
 namespace tern::mockwebserver::internal {
 namespace {
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return (x >= 'A' && x <= 'Z' ? x + 32 : x) == (y >= 'A' && y <= 'Z' ? y + 32 : y);
-  });
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+using tern::internal::equalsIgnoreCase;
+using tern::internal::trimAsciiWhitespace;
 
 // Content-Length = 1*DIGIT (RFC 9110 §8.6). At most 18 digits, so it fits in int64_t.
 int64_t parseContentLength(std::string_view value) {
-  std::string_view digits = trim(value);
+  std::string_view digits = trimAsciiWhitespace(value);
   if (digits.empty() || digits.size() > 18 ||
       !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     throw ProtocolException("MockWebServer: invalid Content-Length: \"" + std::string(value) +
@@ -38,7 +31,7 @@ int64_t parseContentLength(std::string_view value) {
 
 // chunk-size [ chunk-ext ] (RFC 9112 §7.1): hex digits, optionally followed by ";ext".
 int64_t parseChunkSize(std::string_view line) {
-  std::string_view hex = trim(line.substr(0, line.find(';')));
+  std::string_view hex = trimAsciiWhitespace(line.substr(0, line.find(';')));
   int64_t result = 0;
   bool valid = !hex.empty() && hex.size() <= 15;
   for (char c : hex) {
@@ -112,13 +105,15 @@ bool Http1Connection::processOneRequest() {
   bool bodyUnread = false;
   bool disconnected = false;
   RecordedRequest request = readRequest(bodyUnread, disconnected);
-  server_.record(request);
   if (disconnected) {
-    // DisconnectDuringRequestBody consumed the response it was peeked from, so a script of
-    // responses stays in step with the requests made.
+    // DisconnectDuringRequestBody consumes the response it was peeked from, so a script of
+    // responses stays in step with the requests made (dispatched first, as bookkeeping requests
+    // are: once a test takes the request, the next connection sees the next response).
     server_.dispatcher()->dispatch(request);
+    server_.record(std::move(request));
     return false;
   }
+  server_.record(request);
   if (request.failure()) return false;  // Nothing to respond to.
 
   MockResponse response = server_.dispatcher()->dispatch(request);
@@ -149,7 +144,10 @@ bool Http1Connection::processOneRequest() {
   }
   if (policy.is<SocketPolicy::ShutdownInputAtEnd>()) socket_.shutdownInput();
   if (policy.is<SocketPolicy::ShutdownOutputAtEnd>()) socket_.shutdownOutput();
-  if (policy.is<SocketPolicy::ShutdownServerAfterResponse>()) server_.beginShutdown();
+  if (policy.is<SocketPolicy::ShutdownServerAfterResponse>()) {
+    server_.beginShutdown();
+    return false;
+  }
   ++sequenceNumber_;
   return true;
 }
@@ -187,7 +185,7 @@ RecordedRequest Http1Connection::readRequest(bool& bodyUnread, bool& disconnecte
     const Headers received = headers.build();
     // Chunked framing wins over Content-Length (RFC 9112 §6.3).
     if (std::optional<std::string> encoding = received.get("Transfer-Encoding")) {
-      chunked = equalsIgnoreCase(trim(*encoding), "chunked");
+      chunked = equalsIgnoreCase(trimAsciiWhitespace(*encoding), "chunked");
     }
     std::vector<std::string> lengths = received.values("Content-Length");
     if (!chunked && !lengths.empty()) contentLength = parseContentLength(lengths.front());
@@ -206,7 +204,7 @@ RecordedRequest Http1Connection::readRequest(bool& bodyUnread, bool& disconnecte
     const bool hasBody = chunked || contentLength > 0;
     std::optional<std::string> expect = received.get("Expect");
     const bool awaitingContinue =
-        expect && equalsIgnoreCase(trim(*expect), "100-continue") && !continueSent;
+        expect && equalsIgnoreCase(trimAsciiWhitespace(*expect), "100-continue") && !continueSent;
     if (hasBody &&
         (awaitingContinue || peek.socketPolicy().is<SocketPolicy::DoNotReadRequestBody>())) {
       // The client waits for 100 Continue before sending the body (RFC 9110 §10.1.1), or the

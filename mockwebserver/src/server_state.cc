@@ -70,8 +70,10 @@ int ServerState::requestCount() const {
 
 void ServerState::dispatchBookkeepingRequest(int sequenceNumber, int connectionIndex) {
   RecordedRequest request("", Headers(), {}, 0, "", sequenceNumber, connectionIndex, rootUrl());
-  record(request);
+  // Dispatched before it is recorded, so once takeRequest() returns it the script has moved on
+  // and the next connection peeks the next response.
   dispatcher()->dispatch(request);
+  record(std::move(request));
 }
 
 void ServerState::beginShutdown() {

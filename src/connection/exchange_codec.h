@@ -92,10 +92,12 @@ class ExchangeCodec {
   virtual void finishRequest() = 0;
 
   // Reads a response's status line and headers and returns a builder with protocol, code, message
-  // and headers set (the caller adds the request and timestamps). Returns std::nullopt only when
-  // `expectContinue` is true and the response is 100 Continue: the caller then writes the body.
-  // Any other 1xx is returned as it is (with `expectContinue` false, a 100 too) and the codec is
-  // ready to read the next response headers: the caller loops while isInformational(code).
+  // and headers set (the caller adds the request and timestamps).
+  //  - `expectContinue` true: returns std::nullopt when the server sends 100 Continue (the caller
+  //    then writes the body); other interim responses are skipped; otherwise returns the final
+  //    response, and the body is never sent.
+  //  - `expectContinue` false: returns every response as it comes, interim ones (100, 102..199)
+  //    included; the caller loops while isInformational(code), as each is followed by another.
   // Throws ProtocolException for a malformed status line or headers beyond the limit, and
   // IOException("unexpected end of stream on <url>") if the connection ends first.
   virtual std::optional<Response::Builder> readResponseHeaders(bool expectContinue) = 0;

@@ -39,7 +39,9 @@ Headers HeadersReader::readHeaders() {
       // (§2.2) is a line we consume without further processing.
       if (!lines.empty()) {
         std::string& previous = lines.back();
-        while (!previous.empty() && isHttpWhitespace(previous.back())) previous.pop_back();
+        while (!previous.empty() && isHttpWhitespace(previous.back())) {
+          previous.pop_back();
+        }
         previous += ' ';
         previous += trimAsciiWhitespace(line);
       }
@@ -48,7 +50,9 @@ Headers HeadersReader::readHeaders() {
     lines.push_back(std::move(line));
   }
   Headers::Builder result;
-  for (const std::string& line : lines) result.addLenient(line);
+  for (const std::string& line : lines) {
+    result.addLenient(line);
+  }
   return std::move(result).build();
 }
 

@@ -16,7 +16,7 @@ namespace tern::internal {
 class HeadersReader {
  public:
   // 256 KiB, OkHttp's limit.
-  static constexpr int64_t kHeaderLimit = 256 * 1024;
+  static constexpr int64_t kHeaderLimit = int64_t{256} * 1024;
 
   explicit HeadersReader(BufferedSource& source, int64_t headerLimit = kHeaderLimit)
       : source_(source), headerLimit_(headerLimit) {}

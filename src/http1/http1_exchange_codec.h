@@ -6,11 +6,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "connection/exchange_codec.h"
 #include "http1/headers_reader.h"
+#include "io/forwarding_timeout.h"
 #include "tern/buffered_sink.h"
 #include "tern/buffered_source.h"
+#include "tern/exceptions.h"
 
 namespace tern::internal {
 
@@ -20,15 +23,16 @@ namespace tern::internal {
 // Request bodies are sent with a known length (Content-Length) or chunked. Response bodies are
 // read as fixed-length (Content-Length), chunked (Transfer-Encoding: chunked, which wins over
 // Content-Length; trailers go to trailers()) or close-delimited (neither header: the body ends
-// with the connection, which then cannot be reused). Responses to HEAD and 1xx, 204 and 304
-// responses have no body (RFC 9112 §6.3), whatever their headers say; a 204 that announces a
-// Content-Length is framed by it as OkHttp does, so the caller can reject it.
+// with the connection, which then cannot be reused). Responses to HEAD, 1xx and 304 responses
+// and 2xx responses to CONNECT have no body whatever their headers say (RFC 9112 §6.3); a 204 has
+// none unless its headers announce one, which is then framed by them as OkHttp does, so the
+// caller sees the Content-Length and can reject the response.
 //
-// Lifecycle, strictly enforced (std::logic_error "state: N" otherwise): write the request
-// headers; optionally open, write and close one request body sink; read the response headers
-// (repeatedly for 1xx); open one response body source; read and close it. One codec per
-// exchange: the next exchange on the same connection gets a new codec over the same streams,
-// once isResponseComplete() is true here.
+// Lifecycle, strictly enforced (otherwise std::logic_error "Http1ExchangeCodec: unexpected call
+// in state: <state>"): write the request headers; optionally open, write and close one request
+// body sink; read the response headers (repeatedly for 1xx); open one response body source; read
+// and close it. One codec per exchange: the next exchange on the same connection gets a new codec
+// over the same streams, once isResponseComplete() is true here.
 //
 // `source` and `sink` are the connection's buffered socket streams and `carrier` the connection;
 // all three must outlive this codec, and the codec must outlive the sinks and sources it
@@ -68,6 +72,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   bool isClosed() const { return state_ == State::kClosed; }
 
  private:
+  class RequestBodySink;
   class KnownLengthSink;
   class ChunkedSink;
   class AbstractSource;
@@ -94,6 +99,24 @@ class Http1ExchangeCodec final : public ExchangeCodec {
 
   void checkState(bool ok) const;
   std::unique_ptr<Source> newFixedLengthSource(int64_t length);
+  std::unique_ptr<Source> newChunkedSource();
+  std::unique_ptr<Source> newUnknownLengthSource();
+
+  // Runs `io`; if it throws IOException, the connection cannot be trusted any more: tell the
+  // carrier, then rethrow.
+  template <typename F>
+  decltype(auto) guarded(F&& io) {
+    try {
+      return std::forward<F>(io)();
+    } catch (const IOException&) {
+      noNewExchanges();
+      throw;
+    }
+  }
+
+  // Points a body's timeout at Timeout::none() and clears the socket timeout it forwarded to, so
+  // a pooled connection keeps nothing of this call's deadlines (OkHttp's detachTimeout).
+  static void detachTimeout(ForwardingTimeout& timeout);
   void noNewExchanges();  // Tells the carrier, once.
   std::string unexpectedEndOfStream() const;
 

@@ -19,7 +19,9 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isReasonPhrase(std::string_view s) {
   for (char c : s) {
     auto b = static_cast<unsigned char>(c);
-    if ((b < 0x20 && c != '\t') || b == 0x7f) return false;
+    if ((b < 0x20 && c != '\t') || b == 0x7f) {
+      return false;
+    }
   }
   return true;
 }
@@ -31,7 +33,9 @@ StatusLine StatusLine::parse(std::string_view line) {
   StatusLine result;
   size_t codeStart;
   if (line.starts_with("HTTP/1.")) {
-    if (line.size() < 9 || line[8] != ' ') unexpected(line);
+    if (line.size() < 9 || line[8] != ' ') {
+      unexpected(line);
+    }
     if (line[7] == '0') {
       result.protocol = Protocol::HTTP_1_0;
     } else if (line[7] == '1') {
@@ -48,18 +52,26 @@ StatusLine StatusLine::parse(std::string_view line) {
     unexpected(line);
   }
 
-  if (line.size() < codeStart + 3) unexpected(line);
+  if (line.size() < codeStart + 3) {
+    unexpected(line);
+  }
   int code = 0;
   for (size_t i = codeStart; i < codeStart + 3; ++i) {
-    if (!isDigit(line[i])) unexpected(line);
+    if (!isDigit(line[i])) {
+      unexpected(line);
+    }
     code = code * 10 + (line[i] - '0');
   }
   result.code = code;
 
   if (line.size() > codeStart + 3) {
-    if (line[codeStart + 3] != ' ') unexpected(line);
+    if (line[codeStart + 3] != ' ') {
+      unexpected(line);
+    }
     std::string_view message = line.substr(codeStart + 4);
-    if (!isReasonPhrase(message)) unexpected(line);
+    if (!isReasonPhrase(message)) {
+      unexpected(line);
+    }
     result.message = std::string(message);
   }
   return result;

@@ -15,7 +15,9 @@ namespace {
 constexpr int kGzipWindowBits = 16 + MAX_WBITS;
 
 Sink& checked(const std::unique_ptr<Sink>& sink) {
-  if (!sink) throw std::invalid_argument("GzipSink: sink == null");
+  if (!sink) {
+    throw std::invalid_argument("GzipSink: sink == null");
+  }
   return *sink;
 }
 
@@ -32,7 +34,9 @@ GzipSink::GzipSink(Sink& sink, int level)
 GzipSink::~GzipSink() = default;
 
 void GzipSink::write(Buffer& source, int64_t byteCount) {
-  if (closed_) throw std::logic_error("GzipSink: closed");
+  if (closed_) {
+    throw std::logic_error("GzipSink: closed");
+  }
   if (byteCount < 0 || byteCount > source.size()) {
     throw std::invalid_argument("GzipSink: byteCount " + std::to_string(byteCount) +
                                 " out of range [0, " + std::to_string(source.size()) + "]");
@@ -58,20 +62,28 @@ void GzipSink::deflate(int flush) {
     z.avail_out = static_cast<uInt>(room.size());
     int result = ::deflate(&z, flush);
     out.commitWrite(room.size() - z.avail_out);
-    if (result == Z_STREAM_END) break;
+    if (result == Z_STREAM_END) {
+      break;
+    }
     if (result != Z_OK && result != Z_BUF_ERROR) {
       throw IOException("Deflater failed: " + z_->message(result));
     }
     // Done once zlib has taken all input and, for a flush, had room left over.
-    if (flush != Z_FINISH && z.avail_in == 0 && z.avail_out != 0) break;
+    if (flush != Z_FINISH && z.avail_in == 0 && z.avail_out != 0) {
+      break;
+    }
   }
   z.next_in = nullptr;
   z.avail_in = 0;
-  if (out.size() > 0) sink_.write(out, out.size());
+  if (out.size() > 0) {
+    sink_.write(out, out.size());
+  }
 }
 
 void GzipSink::flush() {
-  if (closed_) throw std::logic_error("GzipSink: closed");
+  if (closed_) {
+    throw std::logic_error("GzipSink: closed");
+  }
   deflate(Z_SYNC_FLUSH);
   sink_.flush();
 }
@@ -79,7 +91,9 @@ void GzipSink::flush() {
 Timeout& GzipSink::timeout() { return sink_.timeout(); }
 
 void GzipSink::close() {
-  if (closed_) return;
+  if (closed_) {
+    return;
+  }
   closed_ = true;
   // Finish the stream, then close the sink even if finishing failed; report the first failure.
   try {

@@ -23,7 +23,9 @@ bool bit(int flags, int index) { return ((flags >> index) & 1) == 1; }
 
 // Okio's checkEqual: "CRC: actual 0x0000abcd != expected 0x12345678".
 void checkEqual(const char* name, uint32_t expected, uint32_t actual, int digits = 8) {
-  if (expected == actual) return;
+  if (expected == actual) {
+    return;
+  }
   char message[96];
   std::snprintf(message, sizeof(message), "%s: actual 0x%0*x != expected 0x%0*x", name, digits,
                 actual, digits, expected);
@@ -57,8 +59,12 @@ GzipSource::GzipSource(Source& source) : source_(tern::buffer(source)) {}
 GzipSource::~GzipSource() = default;
 
 int64_t GzipSource::read(Buffer& sink, int64_t byteCount) {
-  if (byteCount < 0) throw std::invalid_argument("byteCount < 0: " + std::to_string(byteCount));
-  if (byteCount == 0) return 0;
+  if (byteCount < 0) {
+    throw std::invalid_argument("byteCount < 0: " + std::to_string(byteCount));
+  }
+  if (byteCount == 0) {
+    return 0;
+  }
   while (true) {
     switch (section_) {
       case Section::kHeader:
@@ -113,24 +119,34 @@ void GzipSource::consumeHeader() {
 
   if (bit(flags, kFextra)) {
     source_->require(2);
-    if (fhcrc) headerCrc = updateCrc(headerCrc, buffer, 0, 2);
+    if (fhcrc) {
+      headerCrc = updateCrc(headerCrc, buffer, 0, 2);
+    }
     auto xlen = static_cast<uint16_t>(source_->readShortLe());
     source_->require(xlen);
-    if (fhcrc) headerCrc = updateCrc(headerCrc, buffer, 0, xlen);
+    if (fhcrc) {
+      headerCrc = updateCrc(headerCrc, buffer, 0, xlen);
+    }
     source_->skip(xlen);
   }
 
   // FNAME and FCOMMENT are zero-terminated and unbounded: skip them as they stream in rather
   // than buffering them whole.
   for (int field : {kFname, kFcomment}) {
-    if (!bit(flags, field)) continue;
+    if (!bit(flags, field)) {
+      continue;
+    }
     while (true) {
       source_->require(1);
       int64_t zero = source_->indexOf(std::byte{0}, 0, buffer.size());
       int64_t count = zero == -1 ? buffer.size() : zero + 1;
-      if (fhcrc) headerCrc = updateCrc(headerCrc, buffer, 0, count);
+      if (fhcrc) {
+        headerCrc = updateCrc(headerCrc, buffer, 0, count);
+      }
       source_->skip(count);
-      if (zero != -1) break;
+      if (zero != -1) {
+        break;
+      }
     }
   }
 
@@ -151,7 +167,9 @@ void GzipSource::consumeTrailer() {
 Timeout& GzipSource::timeout() { return source_->timeout(); }
 
 void GzipSource::close() {
-  if (inflater_) inflater_->close();
+  if (inflater_) {
+    inflater_->close();
+  }
   source_->close();
 }
 

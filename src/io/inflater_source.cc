@@ -31,7 +31,9 @@ InflaterSource::~InflaterSource() = default;
 int64_t InflaterSource::read(Buffer& sink, int64_t byteCount) {
   while (true) {
     int64_t read = readOrInflate(sink, byteCount);
-    if (read != 0 || byteCount == 0) return read;
+    if (read != 0 || byteCount == 0) {
+      return read;
+    }
     // The inflater wants more input than is buffered.
     if (!source_.request(source_.buffer().size() + 1)) {
       throw EOFException("source exhausted prematurely");
@@ -40,17 +42,27 @@ int64_t InflaterSource::read(Buffer& sink, int64_t byteCount) {
 }
 
 int64_t InflaterSource::readOrInflate(Buffer& sink, int64_t byteCount) {
-  if (byteCount < 0) throw std::invalid_argument("byteCount < 0: " + std::to_string(byteCount));
-  if (closed_) throw std::logic_error("closed");
-  if (finished_) return -1;
-  if (byteCount == 0) return 0;
+  if (byteCount < 0) {
+    throw std::invalid_argument("byteCount < 0: " + std::to_string(byteCount));
+  }
+  if (closed_) {
+    throw std::logic_error("closed");
+  }
+  if (finished_) {
+    return -1;
+  }
+  if (byteCount == 0) {
+    return 0;
+  }
 
   // Offer zlib the first buffered segment of input and a segment of room in `sink`, then account
   // for exactly what it consumed and produced.
   Buffer& input = source_.buffer();
   z_stream& z = z_->stream;
   std::span<const std::byte> in;
-  if (input.size() > 0) in = input.readableSegment(0);
+  if (input.size() > 0) {
+    in = input.readableSegment(0);
+  }
   z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(in.data()));
   z.avail_in = static_cast<uInt>(in.size());
   std::span<std::byte> out = sink.writableSegment(1);
@@ -62,7 +74,9 @@ int64_t InflaterSource::readOrInflate(Buffer& sink, int64_t byteCount) {
   size_t consumed = in.size() - z.avail_in;
   size_t produced = room - z.avail_out;
   sink.commitWrite(produced);
-  if (consumed > 0) input.skip(static_cast<int64_t>(consumed));
+  if (consumed > 0) {
+    input.skip(static_cast<int64_t>(consumed));
+  }
 
   switch (result) {
     case Z_OK:
@@ -70,7 +84,9 @@ int64_t InflaterSource::readOrInflate(Buffer& sink, int64_t byteCount) {
       break;
     case Z_STREAM_END:
       finished_ = true;
-      if (produced == 0) return -1;
+      if (produced == 0) {
+        return -1;
+      }
       break;
     default:
       throw IOException("Inflater failed: " + z_->message(result));
@@ -81,7 +97,9 @@ int64_t InflaterSource::readOrInflate(Buffer& sink, int64_t byteCount) {
 Timeout& InflaterSource::timeout() { return source_.timeout(); }
 
 void InflaterSource::close() {
-  if (closed_) return;
+  if (closed_) {
+    return;
+  }
   closed_ = true;
   source_.close();
 }

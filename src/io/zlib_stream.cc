@@ -23,7 +23,9 @@ ZStream::~ZStream() {
 }
 
 std::string ZStream::message(int code) const {
-  if (stream.msg != nullptr) return stream.msg;
+  if (stream.msg != nullptr) {
+    return stream.msg;
+  }
   switch (code) {
     case Z_NEED_DICT:
       return "a preset dictionary is needed";

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "call/call_fixture.h"
+#include "tern/connection.h"
 
 namespace tern::testing {
 namespace {

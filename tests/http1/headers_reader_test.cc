@@ -87,8 +87,9 @@ TEST(HeadersReaderTest, HeadersOneByteOverTheLimitThrowProtocolException) {
 TEST(HeadersReaderTest, TheLimitCoversEveryLineOfTheExchange) {
   // Many small fields add up: the budget is shared, so 300 KiB in 1 KiB lines fails.
   std::string block;
-  for (int i = 0; i < 300; ++i)
+  for (int i = 0; i < 300; ++i) {
     block += "X-" + std::to_string(i) + ": " + std::string(1000, 'v') + "\r\n";
+  }
   EXPECT_THROW(readHeaders(block + "\r\n"), ProtocolException);
 
   Buffer source;
@@ -105,7 +106,7 @@ TEST(HeadersReaderTest, NeverBuffersPastTheLimitOfAnEndlessLine) {
   std::unique_ptr<BufferedSource> source = tern::buffer(endless);
   HeadersReader reader(*source);
   EXPECT_THROW(reader.readLine(), ProtocolException);
-  EXPECT_LT(endless.bytesProduced(), HeadersReader::kHeaderLimit + 64 * 1024);
+  EXPECT_LT(endless.bytesProduced(), HeadersReader::kHeaderLimit + int64_t{64} * 1024);
 }
 
 TEST(HeadersReaderTest, ALineCutShortAtTheLimitIsAnEarlyEndNotAnOversizedLine) {

@@ -13,8 +13,6 @@
 namespace tern::testing {
 namespace {
 
-using ::testing::HasSubstr;
-
 Request post(std::string_view body, bool chunked = false) {
   Request::Builder builder;
   builder.url("http://example.com/upload?x=1").post(RequestBody::create(std::string(body)));
@@ -175,7 +173,9 @@ TEST_F(Http1RequestTest, ChunkedBodyThroughABufferedSinkIsSentInSeveralChunks) {
     ASSERT_NE(lineEnd, std::string::npos);
     size_t size = std::stoul(written.substr(pos, lineEnd - pos), nullptr, 16);
     pos = lineEnd + 2;
-    if (size == 0) break;
+    if (size == 0) {
+      break;
+    }
     ++chunks;
     decoded += written.substr(pos, size);
     pos += size;

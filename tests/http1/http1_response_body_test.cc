@@ -212,7 +212,7 @@ TEST_F(Http1ResponseBodyTest, ChunkSizeOverflowIsAProtocolException) {
 
 TEST_F(Http1ResponseBodyTest, ChunkSizeLineIsBounded) {
   EXPECT_THAT(bodyFailure("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;" +
-                          std::string(300 * 1024, 'e') + "\r\nabc\r\n0\r\n\r\n"),
+                          std::string(size_t{300} * 1024, 'e') + "\r\nabc\r\n0\r\n\r\n"),
               HasSubstr("ProtocolException: Chunk size line exceeds"));
 }
 

@@ -130,7 +130,7 @@ TEST_F(Http1ResponseTest, StatusLineAndHeadersOneByteOverTheLimitFail) {
 }
 
 TEST_F(Http1ResponseTest, TooLongStatusLineFails) {
-  server.writeUtf8("HTTP/1.1 200 " + std::string(300 * 1024, 'K') + "\r\n\r\n");
+  server.writeUtf8("HTTP/1.1 200 " + std::string(size_t{300} * 1024, 'K') + "\r\n\r\n");
   codec->writeRequestHeaders(get());
   EXPECT_THROW(codec->readResponseHeaders(false), ProtocolException);
 }
@@ -223,6 +223,17 @@ TEST_F(Http1ResponseTest, ContinueLetsTheCallerSendTheBody) {
   EXPECT_EQ(response.code(), 201);
   EXPECT_EQ(readBody(response), "");
   EXPECT_TRUE(reusable());
+}
+
+TEST_F(Http1ResponseTest, EarlyHintsWhileWaitingForContinueAreSkipped) {
+  Request request = postExpectingContinue();
+  server.writeUtf8(
+      "HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n"
+      "HTTP/1.1 100 Continue\r\n\r\n");
+  codec->writeRequestHeaders(request);
+  codec->flushRequest();
+  EXPECT_FALSE(codec->readResponseHeaders(true).has_value());
+  EXPECT_NO_THROW(codec->createRequestBody(request, 4));
 }
 
 TEST_F(Http1ResponseTest, FinalResponseInsteadOfContinueEndsReuse) {

@@ -59,7 +59,9 @@ std::string gunzipFailure(std::string_view compressed) {
 std::string randomText(size_t size, unsigned seed) {
   std::mt19937 random(seed);
   std::string result(size, '\0');
-  for (char& c : result) c = static_cast<char>('a' + random() % 8);  // Compressible.
+  for (char& c : result) {
+    c = static_cast<char>('a' + random() % 8);  // Compressible.
+  }
   return result;
 }
 
@@ -106,7 +108,9 @@ TEST(GzipSourceTest, ReadsOptionalHeaderFieldsAndChecksTheHeaderCrc) {
   uLong dataCrc = crc32(0, reinterpret_cast<const Bytef*>(text.data()), text.size());
   std::string trailer;
   for (uLong v : {dataCrc, static_cast<uLong>(text.size())}) {
-    for (int i = 0; i < 4; ++i) trailer += static_cast<char>((v >> (8 * i)) & 0xff);
+    for (int i = 0; i < 4; ++i) {
+      trailer += static_cast<char>((v >> (8 * i)) & 0xff);
+    }
   }
   std::string member = header + zlibCompress(text, -MAX_WBITS) + trailer;
   EXPECT_EQ(gunzip(member), text);
@@ -187,7 +191,7 @@ TEST(GzipSourceTest, HugeFileNameIsSkippedAsItStreamsIn) {
   header[3] = 0x08;  // FNAME
   Buffer data;
   data.writeUtf8(header);
-  data.writeUtf8(std::string(4 * 1024 * 1024, 'n'));
+  data.writeUtf8(std::string(size_t{4} * 1024 * 1024, 'n'));
   data.writeByte(std::byte{0});
   data.writeUtf8(std::string_view(member).substr(10));
   BufferWatchingSource watching(data);

@@ -91,12 +91,14 @@ TEST(MockWebServerLifecycleTest, CloseWhileWritingToAClientThatDoesNotRead) {
 
 TEST(MockWebServerLifecycleTest, CloseWithStalledAndNoResponseConnections) {
   MockWebServer server;
-  server.enqueue(MockResponse::Builder().socketPolicy(SocketPolicy::NoResponse{}).build());
+  // Stalled first: its bookkeeping request is dispatched before it is recorded, so the next
+  // connection reliably peeks NoResponse.
   server.enqueue(MockResponse::Builder().socketPolicy(SocketPolicy::StallSocketAtStart{}).build());
+  server.enqueue(MockResponse::Builder().socketPolicy(SocketPolicy::NoResponse{}).build());
+  RawClient stalled(server.port());
+  ASSERT_TRUE(server.takeRequest(10s));
   RawClient noResponse(server.port());
   noResponse.send("GET / HTTP/1.1\r\n\r\n");
-  ASSERT_TRUE(server.takeRequest(10s));
-  RawClient stalled(server.port());
   ASSERT_TRUE(server.takeRequest(10s));
   EXPECT_LT(timeClose(server), kPromptly);
   EXPECT_TRUE(noResponse.closedByServer());

@@ -42,6 +42,19 @@ TEST(MockWebServerTest, StartOnNamedHostServesThere) {
   EXPECT_TRUE(client.readResponse().ends_with("hi"));
 }
 
+TEST(MockWebServerTest, StartOnIpv6LoopbackBracketsTheHostInUrls) {
+  MockWebServer server;
+  server.start("::1", 0);
+  EXPECT_EQ(server.hostName(), "::1");
+  EXPECT_EQ(server.url("/a").toString(), "http://[::1]:" + std::to_string(server.port()) + "/a");
+  server.enqueue(MockResponse::Builder().body("six").build());
+  RawClient client(server.port(), "::1");
+  client.send("GET /v6 HTTP/1.1\r\n\r\n");
+  EXPECT_TRUE(client.readResponse().ends_with("six"));
+  EXPECT_EQ(server.takeRequest().url().toString(),
+            "http://[::1]:" + std::to_string(server.port()) + "/v6");
+}
+
 TEST(MockWebServerTest, StartTwiceIsHarmlessAndStartAfterCloseThrows) {
   MockWebServer server;
   server.start();

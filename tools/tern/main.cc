@@ -1,22 +1,24 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // tern: a curl-like command-line client on the tern library (OkHttp's okcurl). Options and exit
-// codes follow curl's so that scripts written for curl keep working.
+// codes follow curl's so that scripts written for curl keep working. The logic lives in
+// tern_tool_lib (options.h, transfer.h, ...); this file only wires it to the process.
 #include <idn2.h>
 #include <libpsl.h>
 #include <openssl/crypto.h>
 #include <zlib.h>
 
-#include <CLI/CLI.hpp>
+#include <csignal>
+#include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "exit_code.h"
+#include "options.h"
 #include "tern/tern.h"
+#include "transfer.h"
 
 namespace {
-
-// curl's exit codes, for the cases this tool reports so far.
-constexpr int kExitUnsupported = 2;  // CURLE_FAILED_INIT: the feature is not built.
 
 void printVersion() {
   std::cout << "tern " << tern::version() << " " << OpenSSL_version(OPENSSL_VERSION) << " zlib/"
@@ -28,22 +30,26 @@ void printVersion() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"tern: transfer a URL with the tern HTTP client", "tern"};
-  bool showVersion = false;
-  std::vector<std::string> urls;
-  app.add_flag("-V,--version", showVersion, "Show version number and quit");
-  app.add_option("urls", urls, "URLs to fetch");
-  CLI11_PARSE(app, argc, argv);
+  // A closed stdout (tern URL | head) is a write error (exit 23), as in curl, not a signal.
+  std::signal(SIGPIPE, SIG_IGN);
 
-  if (showVersion) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  tern::tool::CommandLine commandLine =
+      tern::tool::parseCommandLine(args, std::cin, std::cout, std::cerr);
+  if (commandLine.exitCode) {
+    return *commandLine.exitCode;
+  }
+  const tern::tool::Options& options = commandLine.options;
+  if (options.showVersion) {
     printVersion();
-    return 0;
+    return tern::tool::kExitOk;
   }
-  if (urls.empty()) {
-    std::cerr << "tern: no URL specified\n"
-              << "tern: try 'tern --help' for more information\n";
-    return kExitUnsupported;
+  try {
+    tern::tool::TransferRunner runner(options, std::cout, std::cerr);
+    return runner.run();
+  } catch (const std::exception& e) {
+    // Transfers report their own failures; this is a client that could not be set up.
+    std::cerr << "tern: (" << tern::tool::kExitFailedInit << ") " << e.what() << "\n";
+    return tern::tool::kExitFailedInit;
   }
-  std::cerr << "tern: fetching is not built yet: the call engine lands with the next milestone\n";
-  return kExitUnsupported;
 }

@@ -154,8 +154,9 @@ class MockResponse::Builder {
   Builder& socketPolicy(SocketPolicy socketPolicy);
 
   // Pauses `period` after each `bytesPerPeriod` bytes of the request body the server reads and
-  // of the response body it writes, to simulate a slow network. Throws std::invalid_argument
-  // unless bytesPerPeriod >= 1 and period >= 0.
+  // of the response body it writes, to simulate a slow network. (The request body is paced by
+  // the response the dispatcher peeks when the request's headers arrive: for a queue, this one
+  // once it is next.) Throws std::invalid_argument unless bytesPerPeriod >= 1 and period >= 0.
   Builder& throttleBody(int64_t bytesPerPeriod, std::chrono::nanoseconds period);
 
   // Waits `delay` before writing the status line and headers. Throws std::invalid_argument if
@@ -169,6 +170,10 @@ class MockResponse::Builder {
   // the request body is (so "100 Continue" answers "Expect: 100-continue", RFC 9110 §10.1.1).
   // Its headers are sent without Content-Length or Transfer-Encoding and it has no body
   // (RFC 9110 §15.2); its headersDelay() applies before it is written.
+  //
+  // A request with "Expect: 100-continue" whose response has no 100 informational response is
+  // answered without reading its body (the client is still waiting for permission to send it),
+  // and the connection is closed after the response, as RFC 9110 §10.1.1 allows.
   Builder& addInformationalResponse(MockResponse response);
 
   // Adds a "HTTP/1.1 100 Continue" informational response.

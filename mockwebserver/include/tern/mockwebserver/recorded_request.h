@@ -27,9 +27,9 @@ namespace tern::mockwebserver {
 class RecordedRequest {
  public:
   // For the server and for tests of dispatchers. `requestLine` is parsed into method, target and
-  // version (each empty if the line has fewer parts); url() is the target if it is an absolute
-  // URL, else `url` with the target's path and query. `body` holds the bytes kept (at most the
-  // server's bodyLimit) and `bodySize` counts every body byte received.
+  // version (each empty if the line has fewer parts); `url` is the URL the request was for (see
+  // url()). `body` holds the bytes kept (at most the server's bodyLimit) and `bodySize` counts
+  // every body byte received.
   RecordedRequest(std::string requestLine, Headers headers, std::vector<int64_t> chunkSizes,
                   int64_t bodySize, std::string body, int sequenceNumber, int connectionIndex,
                   const HttpUrl& url, std::exception_ptr failure = nullptr);

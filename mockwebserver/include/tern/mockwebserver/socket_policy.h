@@ -47,13 +47,15 @@ class SocketPolicy {
   struct DisconnectAfterRequest {
     bool operator==(const DisconnectAfterRequest&) const = default;
   };
-  // After reading the request, shut down the server's output (the client reads end of stream)
-  // but leave the connection open; nothing is written.
+  // After reading the request, shut down the server's output (the client reads end of stream
+  // where it expects a response), then close the connection; nothing is written.
   struct HalfCloseAfterRequest {
     bool operator==(const HalfCloseAfterRequest&) const = default;
   };
   // Close the connection after reading half of the request body. With Content-Length that is
-  // half its value; for a chunked body, half of the first chunk. No response is written.
+  // half its value; for a chunked body, half of the first chunk. No response is written. The
+  // request is recorded with a failure() and the response it was peeked from is consumed (so the
+  // next connection gets the next scripted response).
   struct DisconnectDuringRequestBody {
     bool operator==(const DisconnectDuringRequestBody&) const = default;
   };
@@ -69,13 +71,14 @@ class SocketPolicy {
     uint32_t http2ErrorCode = 0;  // NO_ERROR (RFC 9113 §7).
     bool operator==(const DoNotReadRequestBody&) const = default;
   };
-  // Shut down the server's input (shutdown(SHUT_RD)) after writing the response. The connection
-  // stays open; its next request is never read.
+  // Shut down the server's input (shutdown(SHUT_RD)) after writing the response. The server
+  // then reads end of stream and closes the connection.
   struct ShutdownInputAtEnd {
     bool operator==(const ShutdownInputAtEnd&) const = default;
   };
   // Shut down the server's output (shutdown(SHUT_WR)) after writing the response: the client
-  // reads end of stream where it expects the next response.
+  // reads end of stream where it expects the next response, while the server keeps reading (and
+  // recording) requests on the connection until writing a response fails.
   struct ShutdownOutputAtEnd {
     bool operator==(const ShutdownOutputAtEnd&) const = default;
   };

@@ -1,0 +1,35 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "message_text.h"
+
+#include <gtest/gtest.h>
+
+namespace tern::tool {
+namespace {
+
+TEST(MessageTextTest, ResponseHeadAsReceived) {
+  EXPECT_EQ(responseHead(Protocol::HTTP_1_1, 200, "OK",
+                         Headers::of("Content-Type", "text/plain", "Content-Length", "5")),
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n");
+  EXPECT_EQ(responseHead(Protocol::HTTP_1_0, 404, "Not Found", Headers()),
+            "HTTP/1.0 404 Not Found\r\n\r\n");
+  EXPECT_EQ(responseHead(Protocol::HTTP_2, 204, "", Headers()), "HTTP/2 204\r\n\r\n");
+}
+
+TEST(MessageTextTest, RequestHeadWithPathAndQuery) {
+  Request request = Request::Builder()
+                        .url("http://example.com/a%20b/c?x=1&y#fragment")
+                        .header("Host", "example.com")
+                        .build();
+  EXPECT_EQ(requestHead(request), "GET /a%20b/c?x=1&y HTTP/1.1\r\nHost: example.com\r\n\r\n");
+  EXPECT_EQ(requestHead(Request::Builder().url("http://example.com").head().build()),
+            "HEAD / HTTP/1.1\r\n\r\n");
+}
+
+TEST(MessageTextTest, PrefixLinesForVerbose) {
+  EXPECT_EQ(prefixLines("HTTP/1.1 200 OK\r\nA: 1\r\n\r\n", "< "),
+            "< HTTP/1.1 200 OK\r\n< A: 1\r\n< \r\n");
+  EXPECT_EQ(prefixLines("", "> "), "");
+}
+
+}  // namespace
+}  // namespace tern::tool

@@ -1,0 +1,77 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "exit_code.h"
+
+#include <string>
+#include <string_view>
+
+namespace tern::tool {
+namespace {
+
+// OkHttp's message when a call passes its follow-up limit ("Too many follow-up requests: 21").
+constexpr std::string_view kTooManyFollowUps = "Too many follow-up requests";
+
+// True if `message` says a connect timed out: "Connect timed out after 500 ms: /1.2.3.4:80", as
+// tern's sockets (and OkHttp's) say it, so the message can say so as curl does.
+bool isConnectTimeout(std::string_view message) {
+  std::string lower(message);
+  for (char& c : lower) {
+    c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return lower.find("connect timed out") != std::string::npos;
+}
+
+std::string milliseconds(const FailureContext& context) {
+  return std::to_string(context.elapsed.count());
+}
+
+}  // namespace
+
+TooManyRedirectsException::TooManyRedirectsException(int64_t maxRedirects)
+    : ProtocolException("Maximum (" + std::to_string(maxRedirects) + ") redirects followed"),
+      maxRedirects_(maxRedirects) {}
+
+TransferError classifyFailure(const std::exception_ptr& failure, const FailureContext& context) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const ToolException& e) {
+    return {e.exitCode(), e.what()};
+  } catch (const TooManyRedirectsException& e) {
+    return {kExitTooManyRedirects, e.what()};
+  } catch (const UnknownHostException&) {
+    return {kExitCouldntResolveHost, "Could not resolve host: " + context.host};
+  } catch (const ConnectException&) {
+    return {kExitCouldntConnect, "Failed to connect to " + context.host + " port " +
+                                     std::to_string(context.port) + " after " +
+                                     milliseconds(context) + " ms: Couldn't connect to server"};
+  } catch (const InterruptedIOException& e) {
+    if (isConnectTimeout(e.what())) {
+      return {kExitOperationTimedOut, "Failed to connect to " + context.host + " port " +
+                                          std::to_string(context.port) + " after " +
+                                          milliseconds(context) + " ms: Timeout was reached"};
+    }
+    return {kExitOperationTimedOut, "Operation timed out after " + milliseconds(context) +
+                                        " milliseconds with " +
+                                        std::to_string(context.bytesReceived) + " bytes received"};
+  } catch (const SSLHandshakeException& e) {
+    return {kExitSslConnectError, std::string("SSL connect error: ") + e.what()};
+  } catch (const SSLPeerUnverifiedException& e) {
+    return {kExitPeerFailedVerification,
+            std::string("SSL peer certificate or SSH remote key was not OK: ") + e.what()};
+  } catch (const EOFException& e) {
+    return {kExitPartialFile, e.what()};
+  } catch (const ProtocolException& e) {
+    if (std::string_view(e.what()).starts_with(kTooManyFollowUps)) {
+      return {kExitTooManyRedirects,
+              "Maximum (" + std::to_string(context.clientMaxRedirects) + ") redirects followed"};
+    }
+    return {kExitWeirdServerReply, e.what()};
+  } catch (const IOException& e) {
+    return {kExitRecvError, e.what()};
+  } catch (const std::exception& e) {
+    return {kExitFailedInit, e.what()};
+  } catch (...) {
+    return {kExitFailedInit, "unknown failure"};
+  }
+}
+
+}  // namespace tern::tool

@@ -1,0 +1,85 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#include "tern/exceptions.h"
+
+namespace tern::tool {
+
+// curl's exit codes (its CURLcode values) for the failures tern reports, so scripts written for
+// curl read tern's the same way.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitUnsupportedProtocol = 1,
+  kExitFailedInit = 2,  // Also: bad command line.
+  kExitUrlMalformed = 3,
+  kExitCouldntResolveHost = 6,
+  kExitCouldntConnect = 7,
+  kExitWeirdServerReply = 8,
+  kExitPartialFile = 18,
+  kExitHttpReturnedError = 22,
+  kExitWriteError = 23,
+  kExitReadError = 26,
+  kExitOperationTimedOut = 28,
+  kExitSslConnectError = 35,
+  kExitBadFunctionArgument = 43,  // A value tern cannot send (a bad header, method or type).
+  kExitTooManyRedirects = 47,
+  kExitSendError = 55,
+  kExitRecvError = 56,
+  kExitPeerFailedVerification = 60,
+};
+
+// A failure the tool itself detects (a URL it cannot use, a local file it cannot read, an output
+// it cannot write), carrying curl's exit code and message.
+class ToolException : public std::runtime_error {
+ public:
+  ToolException(int exitCode, const std::string& message)
+      : std::runtime_error(message), exitCode_(exitCode) {}
+  int exitCode() const noexcept { return exitCode_; }
+
+ private:
+  int exitCode_;
+};
+
+// A response asked for one redirect more than --max-redirs allows. A ProtocolException so the
+// client does not retry it.
+class TooManyRedirectsException : public ProtocolException {
+ public:
+  explicit TooManyRedirectsException(int64_t maxRedirects);
+  int64_t maxRedirects() const noexcept { return maxRedirects_; }
+
+ private:
+  int64_t maxRedirects_;
+};
+
+// Where a failed transfer was, to phrase the message as curl does.
+struct FailureContext {
+  std::string host;
+  int port = 0;
+  // From the transfer's start to the failure.
+  std::chrono::milliseconds elapsed{0};
+  // Body bytes received before the failure.
+  int64_t bytesReceived = 0;
+  // The client's own limit on follow-ups, reported when it, not --max-redirs, stops a transfer.
+  int64_t clientMaxRedirects = 20;
+};
+
+// The exit code and the message printed after "tern: (N) " for a failure.
+struct TransferError {
+  int exitCode = kExitOk;
+  std::string message;
+};
+
+// Maps the exception a transfer threw to curl's exit code and message: ToolException as it says;
+// UnknownHostException 6; ConnectException 7; SocketTimeoutException and other
+// InterruptedIOExceptions 28; too many redirects 47; SSLHandshakeException 35;
+// SSLPeerUnverifiedException 60; EOFException 18; ProtocolException 8; any other IOException 56;
+// anything else 2 with its message.
+TransferError classifyFailure(const std::exception_ptr& failure, const FailureContext& context);
+
+}  // namespace tern::tool

@@ -1,0 +1,75 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "message_text.h"
+
+#include <optional>
+#include <string>
+
+namespace tern::tool {
+namespace {
+
+void appendHeaders(std::string& text, const Headers& headers) {
+  for (const auto& [name, value] : headers) {
+    text += name;
+    text += ": ";
+    text += value;
+    text += "\r\n";
+  }
+  text += "\r\n";
+}
+
+}  // namespace
+
+std::string_view httpVersionText(Protocol protocol) {
+  switch (protocol) {
+    case Protocol::HTTP_1_0:
+      return "HTTP/1.0";
+    case Protocol::HTTP_1_1:
+      return "HTTP/1.1";
+    case Protocol::HTTP_2:
+    case Protocol::H2_PRIOR_KNOWLEDGE:
+      return "HTTP/2";
+  }
+  return "HTTP/1.1";
+}
+
+std::string responseHead(Protocol protocol, int code, std::string_view message,
+                         const Headers& headers) {
+  std::string text(httpVersionText(protocol));
+  text += ' ';
+  text += std::to_string(code);
+  if (!message.empty()) {
+    text += ' ';
+    text += message;
+  }
+  text += "\r\n";
+  appendHeaders(text, headers);
+  return text;
+}
+
+std::string requestHead(const Request& request) {
+  std::string text = request.method();
+  text += ' ';
+  text += request.url().encodedPath();
+  if (std::optional<std::string> query = request.url().encodedQuery()) {
+    text += '?';
+    text += *query;
+  }
+  text += " HTTP/1.1\r\n";
+  appendHeaders(text, request.headers());
+  return text;
+}
+
+std::string prefixLines(std::string_view head, std::string_view prefix) {
+  std::string text;
+  size_t start = 0;
+  while (start < head.size()) {
+    size_t end = head.find('\n', start);
+    end = end == std::string_view::npos ? head.size() : end + 1;
+    text += prefix;
+    text += head.substr(start, end - start);
+    start = end;
+  }
+  return text;
+}
+
+}  // namespace tern::tool

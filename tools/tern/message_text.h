@@ -1,0 +1,30 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tern/headers.h"
+#include "tern/protocol.h"
+#include "tern/request.h"
+
+namespace tern::tool {
+
+// HTTP messages as text, the way curl shows them with -i, -I and -v.
+
+// "HTTP/1.1", "HTTP/1.0" or "HTTP/2".
+std::string_view httpVersionText(Protocol protocol);
+
+// A response's head as received: "HTTP/1.1 200 OK\r\n", one "Name: value\r\n" per header, then
+// "\r\n". Its length is what curl counts in %{size_header}.
+std::string responseHead(Protocol protocol, int code, std::string_view message,
+                         const Headers& headers);
+
+// A request's head as sent over HTTP/1.1: "GET /path?query HTTP/1.1\r\n", the headers, "\r\n".
+std::string requestHead(const Request& request);
+
+// Every line of `head` with `prefix` before it ("> " or "< " for -v). `head` ends with "\r\n";
+// so does each line of the result.
+std::string prefixLines(std::string_view head, std::string_view prefix);
+
+}  // namespace tern::tool

@@ -1,0 +1,365 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "options.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+
+namespace tern::tool {
+namespace {
+
+constexpr int kUsageError = 2;  // curl's CURLE_FAILED_INIT, its exit code for a bad command line.
+
+// Reads `path` ("-" is `in`) whole, or nullopt if it cannot be read.
+std::optional<std::string> readFileOrStdin(const std::string& path, std::istream& in) {
+  if (path == "-") {
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    return std::nullopt;
+  }
+  std::string content((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) {
+    return std::nullopt;
+  }
+  return content;
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    return lower(x) == lower(y);
+  });
+}
+
+// Reads one -F word at `spec[i]`: a double-quoted string (backslash escapes '"' and '\'), or text
+// up to the next ';'. Leaves `i` at the ';' or the end.
+std::string readFormWord(std::string_view spec, size_t& i) {
+  std::string word;
+  if (i < spec.size() && spec[i] == '"') {
+    size_t j = i + 1;
+    std::string quoted;
+    while (j < spec.size() && spec[j] != '"') {
+      if (spec[j] == '\\' && j + 1 < spec.size() && (spec[j + 1] == '"' || spec[j + 1] == '\\')) {
+        ++j;
+      }
+      quoted.push_back(spec[j++]);
+    }
+    if (j < spec.size()) {  // A closing quote: the word is the quoted text.
+      i = j + 1;
+      while (i < spec.size() && spec[i] != ';') {
+        ++i;  // curl ignores what follows the closing quote up to the next ';'.
+      }
+      return quoted;
+    }
+  }
+  size_t end = spec.find(';', i);
+  if (end == std::string_view::npos) {
+    end = spec.size();
+  }
+  word = spec.substr(i, end - i);
+  i = end;
+  return word;
+}
+
+// The message curl prints for a CLI11 parse error, after "tern: ".
+std::string describeParseError(const CLI::ParseError& e) {
+  std::string what = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+    // "--data: 1 required TEXT missing"
+    size_t colon = what.find(':');
+    if (colon != std::string::npos && what.find("missing") != std::string::npos) {
+      return "option " + what.substr(0, colon) + ": requires parameter";
+    }
+  }
+  return what;
+}
+
+int usageError(std::ostream& err, const std::string& message) {
+  err << "tern: " << message << "\n"
+      << "tern: try 'tern --help' for more information\n";
+  return kUsageError;
+}
+
+}  // namespace
+
+std::optional<FormField> FormField::parse(std::string_view spec) {
+  size_t equals = spec.find('=');
+  if (equals == std::string_view::npos) {
+    return std::nullopt;
+  }
+  FormField field;
+  field.name = spec.substr(0, equals);
+  size_t i = equals + 1;
+  if (i < spec.size() && spec[i] == '@') {
+    field.kind = Kind::kFile;
+    ++i;
+  } else if (i < spec.size() && spec[i] == '<') {
+    field.kind = Kind::kFileContent;
+    ++i;
+  }
+  field.value = readFormWord(spec, i);
+  // Parameters: ";type=...", ";filename=..."; curl skips the ones it does not know.
+  while (i < spec.size() && spec[i] == ';') {
+    ++i;
+    while (i < spec.size() && (spec[i] == ' ' || spec[i] == '\t')) {
+      ++i;
+    }
+    size_t keyEnd = spec.find('=', i);
+    size_t semicolon = spec.find(';', i);
+    if (keyEnd == std::string_view::npos ||
+        (semicolon != std::string_view::npos && semicolon < keyEnd)) {
+      i = semicolon == std::string_view::npos ? spec.size() : semicolon;
+      continue;
+    }
+    std::string_view key = spec.substr(i, keyEnd - i);
+    i = keyEnd + 1;
+    std::string word = readFormWord(spec, i);
+    if (equalsIgnoreCase(key, "type")) {
+      field.type = std::move(word);
+    } else if (equalsIgnoreCase(key, "filename")) {
+      field.fileName = std::move(word);
+    }
+  }
+  return field;
+}
+
+CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream& in,
+                             std::ostream& out, std::ostream& err) {
+  CommandLine result;
+  Options& options = result.options;
+
+  CLI::App app{"tern: transfer URLs with the tern HTTP client (curl's options)", "tern"};
+  app.allow_extras();  // Unknown options are reported below in curl's words.
+  // As in curl, a repeated single-valued option takes its last value.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+
+  std::vector<std::string> urls;
+  std::vector<std::string> urlOptions;
+  std::vector<std::string> outputs;
+  std::vector<std::string> headers;
+  std::vector<std::string> data;
+  std::vector<std::string> dataBinary;
+  std::vector<std::string> dataRaw;
+  std::vector<std::string> form;
+  std::string writeOut;
+  bool compressed = false;
+  int remoteNames = 0;
+
+  // Repeatable options take one value per occurrence, so "-d a URL" never swallows the URL.
+  auto repeatable = [](CLI::Option* option) {
+    return option->take_all()->expected(1)->allow_extra_args(false);
+  };
+
+  CLI::Option* urlArgs = app.add_option("url", urls, "URLs to fetch (curl's globbing applies)");
+  CLI::Option* urlOption = repeatable(app.add_option("--url", urlOptions, "A URL to fetch"));
+  CLI::Option* method = app.add_option("-X,--request", "Request method to use");
+  repeatable(app.add_option("-H,--header", headers, "Header line to send (@file: one per line)"));
+  CLI::Option* dataOption = repeatable(app.add_option(
+      "-d,--data,--data-ascii", data, "POST data (@file strips CR/LF; @- reads stdin)"));
+  CLI::Option* dataBinaryOption = repeatable(
+      app.add_option("--data-binary", dataBinary, "POST data exactly as given (@file, @-)"));
+  CLI::Option* dataRawOption =
+      repeatable(app.add_option("--data-raw", dataRaw, "POST data, '@' not special"));
+  repeatable(app.add_option("-F,--form", form, "Multipart form field: name=value, name=@file"));
+  CLI::Option* userAgent = app.add_option("-A,--user-agent", "User-Agent to send");
+  CLI::Option* user = app.add_option("-u,--user", "Server user and password (Basic auth)");
+  CLI::Option* outputOption =
+      repeatable(app.add_option("-o,--output", outputs, "Write the body to FILE (#N: glob value)"));
+  CLI::Option* remoteName = app.add_flag("-O,--remote-name", remoteNames,
+                                         "Write the body to a file named like the URL's");
+  app.add_flag("-i,--include", options.include, "Include response headers in the output");
+  app.add_flag("-I,--head", options.head, "Fetch the headers only (HEAD)");
+  app.add_flag("-s,--silent", options.silent, "Silent mode: no error messages");
+  app.add_flag("-S,--show-error", options.showError, "Show errors even when silent");
+  app.add_flag("-v,--verbose", options.verbose, "Request and response headers on stderr");
+  app.add_flag("-f,--fail", options.fail, "Fail with exit code 22 on HTTP errors, no body");
+  app.add_flag("-L,--location", options.location, "Follow redirects (tern always does)");
+  app.add_flag("-g,--globoff", options.globOff, "Turn off URL globbing");
+  app.add_flag("--compressed", compressed, "Ask for a compressed response (tern always does)");
+  CLI::Option* maxRedirs = app.add_option("--max-redirs", "Maximum number of redirects allowed");
+  CLI::Option* connectTimeout =
+      app.add_option("--connect-timeout", "Maximum time allowed to connect, in seconds");
+  CLI::Option* maxTime = app.add_option("-m,--max-time", "Maximum time for each transfer");
+  CLI::Option* writeOutOption =
+      app.add_option("-w,--write-out", writeOut, "Output FORMAT after each transfer (@file)");
+  app.add_flag("-V,--version", options.showVersion, "Show version number and quit");
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back.
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& e) {
+    result.exitCode = app.exit(e, out, err);
+    return result;
+  } catch (const CLI::ParseError& e) {
+    result.exitCode = usageError(err, describeParseError(e));
+    return result;
+  }
+  for (const std::string& extra : app.remaining()) {
+    result.exitCode = usageError(err, "option " + extra + ": is unknown");
+    return result;
+  }
+
+  auto warn = [&](const std::string& message) {
+    if (!options.silent) {
+      err << "Warning: " << message << "\n";
+    }
+  };
+
+  // Numeric options, checked as curl checks them: whole numbers of redirects from -1, seconds
+  // from 0 with a fraction.
+  auto badNumber = [&](const CLI::Option* option) {
+    result.exitCode =
+        usageError(err, "option " + option->get_name() + ": expected a proper numerical parameter");
+    return result;
+  };
+  if (*maxRedirs) {
+    std::string text = maxRedirs->as<std::string>();
+    int64_t value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < -1) {
+      return badNumber(maxRedirs);
+    }
+    options.maxRedirs = value;
+  }
+  for (auto [option, target] :
+       {std::pair{connectTimeout, &options.connectTimeout}, std::pair{maxTime, &options.maxTime}}) {
+    if (*option) {
+      std::string text = option->as<std::string>();
+      char* end = nullptr;
+      double seconds = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size() || !(seconds >= 0) || seconds > 1e9) {
+        return badNumber(option);
+      }
+      *target = seconds;
+    }
+  }
+  for (auto [option, target] :
+       {std::pair{method, &options.method}, std::pair{userAgent, &options.userAgent},
+        std::pair{user, &options.user}}) {
+    if (*option) {
+      *target = option->as<std::string>();
+    }
+  }
+
+  // Options whose order matters (URLs and outputs pair up in order; data pieces join in order)
+  // are read in command-line order.
+  std::map<const CLI::Option*, size_t> taken;
+  std::vector<std::string> dataPieces;
+  for (const CLI::Option* option : app.parse_order()) {
+    size_t index = taken[option]++;
+    if (option == urlArgs) {
+      options.urls.push_back(urls.at(index));
+    } else if (option == urlOption) {
+      options.urls.push_back(urlOptions.at(index));
+    } else if (option == outputOption) {
+      options.outputs.push_back({OutputSpec::Kind::kFile, outputs.at(index)});
+    } else if (option == remoteName) {
+      options.outputs.push_back({OutputSpec::Kind::kRemoteName, ""});
+    } else if (option == dataOption || option == dataBinaryOption) {
+      bool binary = option == dataBinaryOption;
+      const std::string& value = binary ? dataBinary.at(index) : data.at(index);
+      if (!value.starts_with('@')) {
+        dataPieces.push_back(value);
+        continue;
+      }
+      std::string path = value.substr(1);
+      std::optional<std::string> content = readFileOrStdin(path, in);
+      if (!content) {
+        warn("Couldn't read data from file \"" + path + "\", this makes an empty POST.");
+        content.emplace();
+      }
+      if (!binary) {  // curl's -d @file drops every CR and LF.
+        std::erase_if(*content, [](char c) { return c == '\r' || c == '\n'; });
+      }
+      dataPieces.push_back(std::move(*content));
+    } else if (option == dataRawOption) {
+      dataPieces.push_back(dataRaw.at(index));
+    }
+  }
+  if (!dataPieces.empty()) {
+    std::string joined;
+    for (size_t i = 0; i < dataPieces.size(); ++i) {
+      joined += (i == 0 ? "" : "&") + dataPieces[i];
+    }
+    options.data = std::move(joined);
+  }
+
+  for (const std::string& header : headers) {
+    if (!header.starts_with('@')) {
+      options.headers.push_back(header);
+      continue;
+    }
+    std::optional<std::string> content = readFileOrStdin(header.substr(1), in);
+    if (!content) {
+      warn("Failed to read " + header.substr(1));
+      continue;
+    }
+    std::istringstream lines(*content);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.empty() && line.back() == '\r') {
+        line.pop_back();
+      }
+      if (!line.empty()) {
+        options.headers.push_back(line);
+      }
+    }
+  }
+
+  for (const std::string& spec : form) {
+    std::optional<FormField> field = FormField::parse(spec);
+    if (!field) {
+      warn("Illegally formatted input field!");
+      result.exitCode = usageError(err, "option -F: is badly used here");
+      return result;
+    }
+    options.form.push_back(std::move(*field));
+  }
+
+  if (*writeOutOption) {
+    if (writeOut.starts_with('@')) {
+      std::optional<std::string> content = readFileOrStdin(writeOut.substr(1), in);
+      if (!content) {
+        warn("Failed to read " + writeOut.substr(1));
+      }
+      options.writeOut = content.value_or("");
+    } else {
+      options.writeOut = writeOut;
+    }
+  }
+
+  // curl sends one request method: data, a form and HEAD exclude each other.
+  if (options.data && !options.form.empty()) {
+    result.exitCode = usageError(err,
+                                 "You can only select one HTTP request method! You asked for both "
+                                 "POST (-d, --data) and multipart formpost (-F, --form).");
+    return result;
+  }
+  if (options.head && (options.data || !options.form.empty())) {
+    result.exitCode =
+        usageError(err, std::string("You can only select one HTTP request method! You "
+                                    "asked for both HEAD (-I, --head) and ") +
+                            (options.data ? "POST (-d, --data)."
+                                          : "multipart formpost "
+                                            "(-F, --form)."));
+    return result;
+  }
+
+  if (options.showVersion) {
+    return result;
+  }
+  if (options.urls.empty()) {
+    result.exitCode = usageError(err, "no URL specified!");
+  }
+  return result;
+}
+
+}  // namespace tern::tool

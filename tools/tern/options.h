@@ -1,0 +1,84 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tern::tool {
+
+// Where one URL's body goes: stdout, a file (-o, whose name may hold "#N" glob references), or a
+// file named after the URL's last path segment (-O).
+struct OutputSpec {
+  enum class Kind { kStdout, kFile, kRemoteName };
+  Kind kind = Kind::kStdout;
+  std::string fileName;  // kFile only; "-" is stdout, as in curl.
+};
+
+// One -F/--form field, as curl spells it: "name=value", "name=@file" (a file upload),
+// "name=<file" (a file's content as the value), each optionally followed by ";type=..." and
+// ";filename=...".
+struct FormField {
+  enum class Kind { kText, kFile, kFileContent };
+  Kind kind = Kind::kText;
+  std::string name;
+  std::string value;  // The text, or the path for kFile and kFileContent.
+  std::optional<std::string> type;
+  std::optional<std::string> fileName;
+
+  // Parses a -F argument. nullopt if it has no '=' (curl: "option -F: is badly used here").
+  static std::optional<FormField> parse(std::string_view spec);
+};
+
+// The command line, with curl's option names and meanings.
+struct Options {
+  std::vector<std::string> urls;
+  // The i-th spec applies to the i-th URL (and all its glob expansions); URLs beyond the specs
+  // write to stdout. -o and -O count in the order given, as in curl.
+  std::vector<OutputSpec> outputs;
+
+  std::optional<std::string> method;     // -X/--request
+  std::vector<std::string> headers;      // -H/--header lines, in order; "@file" already read.
+  std::optional<std::string> data;       // -d/--data, --data-binary, --data-raw, joined with '&'.
+  std::vector<FormField> form;           // -F/--form
+  std::optional<std::string> userAgent;  // -A/--user-agent; "" sends none.
+  std::optional<std::string> user;       // -u/--user "user:password"
+  std::optional<std::string> writeOut;   // -w/--write-out, "@file" already read.
+
+  bool include = false;                  // -i/--include: response headers before the body.
+  bool head = false;                     // -I/--head
+  bool silent = false;                   // -s/--silent
+  bool showError = false;                // -S/--show-error: errors even when silent.
+  int verbose = 0;                       // -v/--verbose: request and response headers on stderr.
+  bool fail = false;                     // -f/--fail: no body and exit 22 for a status >= 400.
+  bool location = false;                 // -L/--location: accepted; redirects are always followed.
+  bool globOff = false;                  // -g/--globoff
+  std::optional<int64_t> maxRedirs;      // --max-redirs; -1 is as many as the client allows.
+  std::optional<double> connectTimeout;  // --connect-timeout, seconds.
+  std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.
+  bool showVersion = false;              // -V/--version
+
+  // True if error messages are printed: not silent, or silent with -S.
+  bool showErrors() const { return !silent || showError; }
+};
+
+// The result of reading the command line: the options, or the exit code to stop with (after
+// --help, or a usage error already printed).
+struct CommandLine {
+  Options options;
+  std::optional<int> exitCode;
+};
+
+// Reads the command line `args` (without the program name) as curl reads its own. Files named by
+// "-d @file", "--data-binary @file", "-H @file" and "-w @file" are read now ("@-" reads `in`),
+// as curl does; -d strips CR and LF from a file's content, --data-binary keeps every byte. A file
+// that cannot be read is a warning on `err` (none with -s), as in curl: a data file then sends no
+// data, a header or write-out file adds nothing. --help goes to `out`; usage errors print curl's
+// messages to `err` and give exit code 2.
+CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream& in,
+                             std::ostream& out, std::ostream& err);
+
+}  // namespace tern::tool

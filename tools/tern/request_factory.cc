@@ -1,0 +1,305 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "request_factory.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "exit_code.h"
+#include "tern/headers.h"
+#include "tern/media_type.h"
+#include "tern/multipart_body.h"
+#include "tern/request_body.h"
+#include "tern/version.h"
+
+namespace tern::tool {
+namespace {
+
+constexpr std::string_view kFormUrlEncoded = "application/x-www-form-urlencoded";
+// Methods whose requests must have a body (Request::Builder refuses them without one); curl sends
+// them with an empty one when there is no data.
+constexpr std::array<std::string_view, 5> kMethodsWithBody = {"POST", "PUT", "PATCH", "PROPPATCH",
+                                                              "REPORT"};
+// Headers that tern's client adds by itself, which -H "Name:" can still drop.
+constexpr std::array<std::string_view, 4> kClientHeaders = {"Host", "Connection", "Accept-Encoding",
+                                                            "User-Agent"};
+// curl's content types for -F files, by extension; others are application/octet-stream.
+constexpr std::pair<std::string_view, std::string_view> kFileTypes[] = {
+    {".gif", "image/gif"},      {".jpg", "image/jpeg"},    {".jpeg", "image/jpeg"},
+    {".png", "image/png"},      {".svg", "image/svg+xml"}, {".txt", "text/plain"},
+    {".htm", "text/html"},      {".html", "text/html"},    {".pdf", "application/pdf"},
+    {".xml", "application/xml"}};
+
+char toLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return toLower(x) == toLower(y);
+         });
+}
+
+bool isBlank(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view trimLeading(std::string_view text) {
+  while (!text.empty() && isBlank(text.front())) {
+    text.remove_prefix(1);
+  }
+  return text;
+}
+
+// A -H line as curl reads it: a header to send (value set, maybe empty) or to drop (nullopt).
+struct CustomHeader {
+  std::string name;
+  std::optional<std::string> value;
+};
+
+std::optional<CustomHeader> parseHeaderLine(std::string_view line) {
+  size_t colon = line.find(':');
+  size_t semicolon = line.find(';');
+  if (colon != std::string_view::npos &&
+      (semicolon == std::string_view::npos || colon < semicolon)) {
+    std::string_view value = trimLeading(line.substr(colon + 1));
+    CustomHeader header{std::string(line.substr(0, colon)), std::nullopt};
+    if (!value.empty()) {
+      header.value = std::string(value);
+    }
+    return header;
+  }
+  if (semicolon != std::string_view::npos && trimLeading(line.substr(semicolon + 1)).empty()) {
+    return CustomHeader{std::string(line.substr(0, semicolon)), std::string()};
+  }
+  return std::nullopt;  // curl ignores a line with neither "Name:" nor "Name;".
+}
+
+std::vector<CustomHeader> customHeaders(const Options& options) {
+  std::vector<CustomHeader> result;
+  for (const std::string& line : options.headers) {
+    if (std::optional<CustomHeader> header = parseHeaderLine(line)) {
+      result.push_back(std::move(*header));
+    }
+  }
+  return result;
+}
+
+std::vector<std::byte> toBytes(std::string_view text) {
+  std::vector<std::byte> bytes(text.size());
+  std::memcpy(bytes.data(), text.data(), text.size());
+  return bytes;
+}
+
+std::optional<std::string> readFile(const std::filesystem::path& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return std::nullopt;
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    return std::nullopt;
+  }
+  std::string content((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) {
+    return std::nullopt;
+  }
+  return content;
+}
+
+[[noreturn]] void failToRead() {
+  throw ToolException(kExitReadError, "Failed to open/read local data from file/application");
+}
+
+std::optional<MediaType> mediaType(const std::optional<std::string>& type) {
+  if (!type) {
+    return std::nullopt;
+  }
+  std::optional<MediaType> parsed = MediaType::parse(*type);
+  if (!parsed) {
+    throw ToolException(kExitBadFunctionArgument, "Illegal content type: \"" + *type + "\"");
+  }
+  return parsed;
+}
+
+MediaType fileType(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  for (auto [suffix, type] : kFileTypes) {
+    if (equalsIgnoreCase(extension, suffix)) {
+      return MediaType::get(type);
+    }
+  }
+  return MediaType::get("application/octet-stream");
+}
+
+std::shared_ptr<RequestBody> formBody(const std::vector<FormField>& fields) {
+  MultipartBody::Builder builder;
+  builder.setType(MultipartBody::form());
+  for (const FormField& field : fields) {
+    switch (field.kind) {
+      case FormField::Kind::kText:
+        if (field.type || field.fileName) {
+          builder.addFormDataPart(field.name, field.fileName,
+                                  RequestBody::create(toBytes(field.value), mediaType(field.type)));
+        } else {
+          builder.addFormDataPart(field.name, field.value);
+        }
+        break;
+      case FormField::Kind::kFile: {
+        std::filesystem::path path(field.value);
+        if (!readFile(path).has_value()) {
+          failToRead();  // Checked now so a missing file is curl's exit 26, not a network error.
+        }
+        std::string fileName = field.fileName.value_or(path.filename().string());
+        MediaType type = field.type ? *mediaType(field.type) : fileType(path);
+        builder.addFormDataPart(field.name, fileName, RequestBody::fromFile(path, type));
+        break;
+      }
+      case FormField::Kind::kFileContent: {
+        std::optional<std::string> content = readFile(field.value);
+        if (!content) {
+          failToRead();
+        }
+        builder.addFormDataPart(field.name, field.fileName,
+                                RequestBody::create(toBytes(*content), mediaType(field.type)));
+        break;
+      }
+    }
+  }
+  return builder.build();
+}
+
+}  // namespace
+
+HttpUrl parseCommandLineUrl(std::string_view text) {
+  std::string url(text);
+  size_t separator = url.find("://");
+  if (separator == std::string::npos) {
+    url = "http://" + url;  // curl's guess for a URL without a scheme.
+    separator = 4;
+  }
+  std::string scheme = url.substr(0, separator);
+  for (char& c : scheme) {
+    c = toLower(c);
+  }
+  if (scheme != "http" && scheme != "https") {
+    throw ToolException(kExitUnsupportedProtocol,
+                        "Protocol \"" + url.substr(0, separator) + "\" not supported");
+  }
+  std::optional<HttpUrl> parsed = HttpUrl::parse(url);
+  if (!parsed) {
+    throw ToolException(kExitUrlMalformed, "URL using bad/illegal format or missing URL");
+  }
+  return *parsed;
+}
+
+Request buildRequest(const Options& options, std::string_view urlText) {
+  HttpUrl url = parseCommandLineUrl(urlText);
+  std::vector<CustomHeader> custom = customHeaders(options);
+  auto customized = [&](std::string_view name) {
+    return std::any_of(custom.begin(), custom.end(),
+                       [&](const CustomHeader& h) { return equalsIgnoreCase(h.name, name); });
+  };
+
+  try {
+    Headers::Builder headers;
+    std::string userAgent = options.userAgent.value_or(defaultUserAgent());
+    if (!userAgent.empty()) {
+      headers.addUnsafeNonAscii("User-Agent", userAgent);
+    }
+    headers.add("Accept", "*/*");
+    if (options.user) {
+      headers.add("Authorization", basicAuthorization(*options.user));
+    }
+    // A custom header replaces tern's own of that name; several custom ones are all sent.
+    std::set<std::string, CaseInsensitiveLess> replaced;
+    for (const CustomHeader& header : custom) {
+      if (replaced.insert(header.name).second) {
+        headers.removeAll(header.name);
+      }
+      if (header.value) {
+        headers.addUnsafeNonAscii(header.name, *header.value);
+      }
+    }
+
+    std::shared_ptr<RequestBody> body;
+    if (options.data) {
+      // A -H Content-Type (or its removal) wins over the form type, so the body has none then.
+      std::optional<MediaType> type;
+      if (!customized("Content-Type")) {
+        type = MediaType::get(kFormUrlEncoded);
+      }
+      body = RequestBody::create(toBytes(*options.data), type);
+    } else if (!options.form.empty()) {
+      body = formBody(options.form);
+    }
+
+    std::string method;
+    if (options.method) {
+      method = *options.method;
+    } else if (options.head) {
+      method = "HEAD";
+    } else {
+      method = body ? "POST" : "GET";
+    }
+    if (!body && std::find(kMethodsWithBody.begin(), kMethodsWithBody.end(), method) !=
+                     kMethodsWithBody.end()) {
+      body = RequestBody::create(std::vector<std::byte>(), std::nullopt);
+    }
+    return Request::Builder().url(url).headers(headers.build()).method(method, body).build();
+  } catch (const std::invalid_argument& e) {
+    throw ToolException(kExitBadFunctionArgument, e.what());
+  }
+}
+
+std::vector<std::string> droppedClientHeaders(const Options& options) {
+  std::vector<std::string> dropped;
+  for (const CustomHeader& header : customHeaders(options)) {
+    if (header.value) {
+      continue;
+    }
+    for (std::string_view name : kClientHeaders) {
+      if (equalsIgnoreCase(header.name, name)) {
+        dropped.emplace_back(name);
+      }
+    }
+  }
+  if (options.userAgent && options.userAgent->empty()) {
+    dropped.emplace_back("User-Agent");
+  }
+  return dropped;
+}
+
+std::string basicAuthorization(std::string_view userAndPassword) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string credentials(userAndPassword);
+  if (credentials.find(':') == std::string::npos) {
+    credentials += ':';
+  }
+  std::string encoded;
+  for (size_t i = 0; i < credentials.size(); i += 3) {
+    uint32_t group = static_cast<unsigned char>(credentials[i]) << 16;
+    size_t available = std::min<size_t>(3, credentials.size() - i);
+    if (available > 1) {
+      group |= static_cast<unsigned char>(credentials[i + 1]) << 8;
+    }
+    if (available > 2) {
+      group |= static_cast<unsigned char>(credentials[i + 2]);
+    }
+    for (size_t j = 0; j < 4; ++j) {
+      encoded += j <= available ? kAlphabet[(group >> (18 - 6 * j)) & 0x3f] : '=';
+    }
+  }
+  return "Basic " + encoded;
+}
+
+std::string defaultUserAgent() { return "tern/" + std::string(tern::version()); }
+
+}  // namespace tern::tool

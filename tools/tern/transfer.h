@@ -1,0 +1,46 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <memory>
+#include <ostream>
+
+#include "network_observer.h"
+#include "options.h"
+#include "tern/client.h"
+#include "transfer_info.h"
+#include "url_glob.h"
+
+namespace tern::tool {
+
+// Runs the transfers a command line asks for, as curl's serial transfers: every URL (each glob
+// expansion in order) through one Client, so keep-alive connections are reused from one URL to
+// the next. Each body goes to stdout or its -o/-O file, headers first with -i or -I; -v writes
+// the exchanges to stderr; -w writes its format after each transfer. A failed transfer prints
+// "tern: (N) message" to stderr (unless -s without -S) and the next URL is still fetched.
+//
+// The client follows redirects (as OkHttp does; -L changes nothing), limited by --max-redirs;
+// --connect-timeout is its connect timeout and -m its call timeout (so it covers every redirect
+// of a transfer and the reading of the body). Reads and writes have no timeout of their own,
+// as in curl.
+class TransferRunner {
+ public:
+  // `out` receives bodies and -w output, `err` messages and -v; both must outlive the runner.
+  TransferRunner(const Options& options, std::ostream& out, std::ostream& err);
+
+  // Runs every transfer and returns the exit code of the last one, as curl does (0 if it
+  // succeeded), or 3 if a URL's glob was bad.
+  int run();
+
+ private:
+  // Fetches one URL; fills `info`'s exit code and message if it fails.
+  void transfer(const OutputSpec& spec, const GlobExpansion& expansion, TransferInfo& info);
+  void reportError(const TransferInfo& info);
+
+  const Options& options_;
+  std::ostream& out_;
+  std::ostream& err_;
+  std::shared_ptr<NetworkObserver> observer_;
+  Client client_;
+};
+
+}  // namespace tern::tool
