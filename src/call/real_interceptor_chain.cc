@@ -76,6 +76,11 @@ Response RealInterceptorChain::proceed(const Request& request) {
   if (exchange_ && index_ + 1 < interceptors_.size() && next.calls_ != 1) {
     throw std::logic_error(describe(index_) + " must call proceed() exactly once");
   }
+  // Callers read response.body() without checking: every response in the chain has one.
+  if (!response.body()) {
+    throw std::logic_error("interceptor #" + std::to_string(index_) +
+                           " returned a response with no body");
+  }
   return response;
 }
 

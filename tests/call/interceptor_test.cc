@@ -415,6 +415,25 @@ TEST_F(InterceptorTest, AsyncInterceptorRuntimeErrorIsReportedAsCanceled) {
   EXPECT_TRUE(call->isCanceled());
 }
 
+TEST_F(InterceptorTest, ResponseWithoutABodyIsMisuse) {
+  client = client.newBuilder()
+               .addInterceptor([](Interceptor::Chain& chain) {
+                 return Response::Builder()
+                     .request(chain.request())
+                     .protocol(Protocol::HTTP_1_1)
+                     .code(200)
+                     .message("OK")
+                     .build();
+               })
+               .build();
+  try {
+    execute();
+    FAIL() << "expected std::logic_error";
+  } catch (const std::logic_error& e) {
+    EXPECT_STREQ(e.what(), "interceptor #0 returned a response with no body");
+  }
+}
+
 TEST_F(InterceptorTest, InterceptorObjectsWork) {
   class AddHeader final : public Interceptor {
    public:
