@@ -1,0 +1,158 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+//
+// One benchmark measurement, for bench/run: runs a scenario with one client and prints one line
+// of key=value results. bench/run starts a fresh process per run and alternates the clients.
+//
+//   tern_bench CLIENT MODE URL [--count N] [--concurrency N] [--size BYTES] [--cacert FILE]
+//              [--http1.1] [--fresh] [--keep-bodies]
+//
+// CLIENT: tern | curl.  MODE:
+//   get      N sequential GETs           -> seconds, calls_per_s, bytes_per_s
+//   post     N sequential POSTs of SIZE  -> seconds, calls_per_s, bytes_per_s (request bytes)
+//   mux      N GETs, CONCURRENCY at once -> seconds, calls_per_s, bytes_per_s
+//   allocs   N keep-alive GETs after a warm-up -> allocs_per_call
+//   idle     N idle pooled connections after a warm-up one -> rss_kib_per_conn, heap_kib_per_conn
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "bench_client.h"
+#include "heap_counter.h"
+
+namespace tern::bench {
+namespace {
+
+struct Arguments {
+  std::string client;
+  std::string mode;
+  std::string url;
+  int count = 1;
+  int concurrency = 1;
+  int64_t size = 0;
+  ClientSettings settings;
+};
+
+[[noreturn]] void usage(const std::string& problem) {
+  std::cerr << "tern_bench: " << problem
+            << "\nusage: tern_bench tern|curl get|post|mux|allocs|idle URL [--count N] "
+               "[--concurrency N] [--size BYTES] [--cacert FILE] [--http1.1] [--fresh] "
+               "[--keep-bodies]\n";
+  std::exit(2);
+}
+
+Arguments parse(int argc, char** argv) {
+  if (argc < 4) usage("missing arguments");
+  Arguments args;
+  args.client = argv[1];
+  args.mode = argv[2];
+  args.url = argv[3];
+  for (int i = 4; i < argc; ++i) {
+    std::string_view flag = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(std::string(flag) + " needs a value");
+      return argv[++i];
+    };
+    if (flag == "--count") {
+      args.count = std::stoi(value());
+    } else if (flag == "--concurrency") {
+      args.concurrency = std::stoi(value());
+    } else if (flag == "--size") {
+      args.size = std::stoll(value());
+    } else if (flag == "--cacert") {
+      args.settings.caFile = value();
+    } else if (flag == "--http1.1") {
+      args.settings.http11Only = true;
+    } else if (flag == "--fresh") {
+      args.settings.freshConnections = true;
+    } else if (flag == "--keep-bodies") {
+      args.settings.keepBodies = true;
+    } else {
+      usage("unknown option " + std::string(flag));
+    }
+  }
+  if (args.count < 1 || args.concurrency < 1) usage("--count and --concurrency must be >= 1");
+  return args;
+}
+
+// Resident set size of this process, in bytes (/proc/self/statm).
+int64_t residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t sizePages = 0, residentPages = 0;
+  statm >> sizePages >> residentPages;
+  return residentPages * ::sysconf(_SC_PAGESIZE);
+}
+
+int run(const Arguments& args) {
+  std::unique_ptr<BenchClient> client;
+  if (args.client == "tern") {
+    client = newTernClient(args.settings);
+  } else if (args.client == "curl") {
+    client = newCurlClient(args.settings);
+  } else {
+    usage("unknown client " + args.client);
+  }
+
+  using Clock = std::chrono::steady_clock;
+  auto report = [&](Clock::duration elapsed, int64_t bytes) {
+    double seconds = std::chrono::duration<double>(elapsed).count();
+    std::printf("seconds=%.6f calls_per_s=%.1f bytes_per_s=%.0f\n", seconds, args.count / seconds,
+                static_cast<double>(bytes) / seconds);
+  };
+
+  if (args.mode == "get") {
+    auto start = Clock::now();
+    int64_t bytes = client->getSequential(args.url, args.count);
+    report(Clock::now() - start, bytes);
+  } else if (args.mode == "post") {
+    std::string body(static_cast<size_t>(args.size), 'x');
+    auto start = Clock::now();
+    client->postSequential(args.url, args.count, body);
+    report(Clock::now() - start, args.size * args.count);
+  } else if (args.mode == "mux") {
+    auto start = Clock::now();
+    int64_t bytes = client->getConcurrent(args.url, args.count, args.concurrency);
+    report(Clock::now() - start, bytes);
+  } else if (args.mode == "allocs") {
+    client->getSequential(args.url, 100);  // Connect, and let caches and pools settle.
+    HeapCounts before = heapCounts();
+    client->getSequential(args.url, args.count);
+    HeapCounts after = heapCounts();
+    std::printf("allocs_per_call=%.2f\n",
+                static_cast<double>(after.allocations - before.allocations) / args.count);
+  } else if (args.mode == "idle") {
+    client->openIdleConnections(args.url,
+                                1);  // Library and TLS context set-up, not per connection.
+    int64_t rssBefore = residentBytes();
+    HeapCounts before = heapCounts();
+    client->openIdleConnections(args.url, args.count);
+    int64_t rssAfter = residentBytes();
+    HeapCounts after = heapCounts();
+    std::printf("rss_kib_per_conn=%.1f heap_kib_per_conn=%.1f\n",
+                static_cast<double>(rssAfter - rssBefore) / 1024.0 / args.count,
+                static_cast<double>(after.liveBytes - before.liveBytes) / 1024.0 / args.count);
+  } else {
+    usage("unknown mode " + args.mode);
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
+}  // namespace tern::bench
+
+int main(int argc, char** argv) {
+  try {
+    return tern::bench::run(tern::bench::parse(argc, argv));
+  } catch (const std::exception& e) {
+    std::cerr << "tern_bench: " << argv[1] << " " << argv[2] << ": " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,131 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+//
+// tern under benchmark, used as an OkHttp user would: one Client, execute() for sequential work,
+// enqueue() with the dispatcher's limits for concurrent work.
+#include <condition_variable>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench_client.h"
+#include "tern/tern.h"
+
+namespace tern::bench {
+namespace {
+
+void checkOk(const Response& response, const std::string& url) {
+  if (response.code() != 200) {
+    throw std::runtime_error("tern: HTTP " + std::to_string(response.code()) + " from " + url);
+  }
+}
+
+// Reads the body to its end: into a new string (an app's usual use), or discarding each chunk.
+int64_t consume(Response& response, bool keepBodies) {
+  ResponseBody& body = *response.body();
+  if (keepBodies) return static_cast<int64_t>(body.string().size());
+  int64_t total = 0;
+  Buffer sink;
+  BufferedSource& source = body.source();
+  for (int64_t n; (n = source.read(sink, 64 * 1024)) != -1;) {
+    total += n;
+    sink.clear();
+  }
+  return total;
+}
+
+class TernClient final : public BenchClient {
+ public:
+  explicit TernClient(const ClientSettings& settings) : settings_(settings) {
+    Client::Builder builder;
+    // Up to 1000 idle connections, so openIdleConnections() keeps every one it opens.
+    builder.connectionPool(std::make_shared<ConnectionPool>(settings.freshConnections ? 0 : 1000));
+    if (settings.http11Only) builder.protocols({Protocol::HTTP_1_1});
+    client_ = builder.build();
+  }
+
+  int64_t getSequential(const std::string& url, int count) override {
+    Request request = Request::Builder().url(url).build();
+    int64_t total = 0;
+    for (int i = 0; i < count; ++i) {
+      Response response = client_.newCall(request)->execute();
+      checkOk(response, url);
+      total += consume(response, settings_.keepBodies);
+    }
+    return total;
+  }
+
+  void postSequential(const std::string& url, int count, const std::string& body) override {
+    Request request =
+        Request::Builder()
+            .url(url)
+            .post(RequestBody::create(body, MediaType::get("application/octet-stream")))
+            .build();
+    for (int i = 0; i < count; ++i) {
+      Response response = client_.newCall(request)->execute();
+      checkOk(response, url);
+      consume(response, settings_.keepBodies);
+    }
+  }
+
+  int64_t getConcurrent(const std::string& url, int count, int concurrency) override {
+    client_.dispatcher()->setMaxRequests(concurrency);
+    client_.dispatcher()->setMaxRequestsPerHost(concurrency);
+    Request request = Request::Builder().url(url).build();
+    std::mutex mutex;
+    std::condition_variable allDone;
+    int done = 0;
+    int64_t total = 0;
+    std::string failure;
+    auto callback = Callback::of(
+        [&](Call&, Response response) {
+          int64_t n = 0;
+          std::string error;
+          try {
+            checkOk(response, url);
+            n = consume(response, settings_.keepBodies);
+          } catch (const std::exception& e) {
+            error = e.what();
+          }
+          std::lock_guard lock(mutex);
+          total += n;
+          if (!error.empty()) failure = error;
+          if (++done == count) allDone.notify_all();
+        },
+        [&](Call&, const IOException& e) {
+          std::lock_guard lock(mutex);
+          failure = e.what();
+          if (++done == count) allDone.notify_all();
+        });
+    // The dispatcher keeps `concurrency` calls running and queues the rest.
+    for (int i = 0; i < count; ++i) client_.newCall(request)->enqueue(callback);
+    std::unique_lock lock(mutex);
+    allDone.wait(lock, [&] { return done == count; });
+    if (!failure.empty()) throw std::runtime_error("tern: " + failure);
+    return total;
+  }
+
+  void openIdleConnections(const std::string& url, int count) override {
+    Request request = Request::Builder().url(url).build();
+    std::vector<Response> inFlight;
+    inFlight.reserve(static_cast<size_t>(count));
+    // Each response holds its connection until its body is closed, so every call connects anew.
+    for (int i = 0; i < count; ++i) {
+      inFlight.push_back(client_.newCall(request)->execute());
+      checkOk(inFlight.back(), url);
+    }
+    for (Response& response : inFlight) consume(response, false);
+  }
+
+ private:
+  ClientSettings settings_;
+  Client client_;
+};
+
+}  // namespace
+
+std::unique_ptr<BenchClient> newTernClient(const ClientSettings& settings) {
+  return std::make_unique<TernClient>(settings);
+}
+
+}  // namespace tern::bench
