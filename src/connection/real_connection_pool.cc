@@ -71,7 +71,8 @@ void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection, 
   std::lock_guard lock(mutex_);
   connections_.push_back(connection);
   acquireLocked(connection, call);
-  scheduleCleanupLocked();
+  // In use: nothing can expire before it has idled keepAliveDuration after its release.
+  scheduleCleanupLocked(keepAliveDuration_);
 }
 
 void RealConnectionPool::acquireLocked(const std::shared_ptr<RealConnection>& connection,
@@ -95,7 +96,12 @@ std::shared_ptr<RealConnection> RealConnectionPool::release(
     if (connections_.empty()) cleanupQueue_->cancelAll();
     return connection;
   }
-  scheduleCleanupLocked();
+  // Due when this connection's keep-alive runs out (a waiting cleanup is never later, so this
+  // usually changes nothing and wakes no thread), or at once if too many connections idle.
+  int idle = 0;
+  for (const auto& c : connections_) idle += c->callsLocked().empty() ? 1 : 0;
+  scheduleCleanupLocked(idle > maxIdleConnections_ ? std::chrono::nanoseconds(0)
+                                                   : keepAliveDuration_);
   return nullptr;
 }
 
@@ -156,6 +162,8 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
   return result;
 }
 
-void RealConnectionPool::scheduleCleanupLocked() { cleanupQueue_->schedule(cleanupTask_); }
+void RealConnectionPool::scheduleCleanupLocked(std::chrono::nanoseconds delay) {
+  cleanupQueue_->schedule(cleanupTask_, delay);
+}
 
 }  // namespace tern::internal

@@ -43,7 +43,7 @@ class RealConnectionPool {
   std::shared_ptr<RealConnection> callAcquirePooledConnection(const Address& address,
                                                               RealCall& call);
 
-  // Adds a freshly connected `connection`, held by `call`, and schedules cleanup.
+  // Adds a freshly connected `connection`, held by `call`; cleanup runs keepAliveDuration later.
   void put(const std::shared_ptr<RealConnection>& connection, RealCall& call);
 
   // Makes `call` hold `connection`. Pool lock held.
@@ -73,7 +73,8 @@ class RealConnectionPool {
   std::vector<std::shared_ptr<RealConnection>> connections() const;
 
  private:
-  void scheduleCleanupLocked();
+  // Makes the cleanup task run within `delay` (sooner if it already waits for an earlier time).
+  void scheduleCleanupLocked(std::chrono::nanoseconds delay);
 
   const std::shared_ptr<TaskRunner> taskRunner_;
   const int maxIdleConnections_;
