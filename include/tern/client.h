@@ -68,6 +68,11 @@ class Client {
   const std::shared_ptr<CookieJar>& cookieJar() const noexcept;
   const std::vector<Protocol>& protocols() const noexcept;
 
+  // Every interceptor a call runs, in order: interceptors(), the built-in ones (retries and
+  // redirects, headers, connecting), networkInterceptors(), then the one that talks to the
+  // server (internal; made once per client, so a call allocates nothing for its chain).
+  const std::vector<std::shared_ptr<Interceptor>>& callInterceptors() const noexcept;
+
   // The routes that failed recently, tried last next time (internal; shared like the pool).
   internal::RouteDatabase& routeDatabase() const noexcept;
 

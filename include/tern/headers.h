@@ -110,6 +110,7 @@ class Headers {
 
  private:
   explicit Headers(std::vector<value_type> entries);
+  explicit Headers(std::shared_ptr<const std::vector<value_type>> entries);
   static Headers ofPairs(const std::vector<std::pair<std::string_view, std::string_view>>& pairs);
   const std::vector<value_type>& entries() const noexcept;
 
@@ -117,6 +118,8 @@ class Headers {
 };
 
 // Accumulates header fields for a Headers. Not thread-safe; methods return *this for chaining.
+// A builder from Headers::newBuilder() shares that list until its first change, so passing
+// headers through a builder unchanged (as Request and Response builders do) copies nothing.
 class Headers::Builder {
  public:
   Builder() = default;
@@ -165,7 +168,12 @@ class Headers::Builder {
 
  private:
   friend class Headers;
-  std::vector<value_type> entries_;
+  static constexpr std::size_t kMinCapacity = 8;
+  // The list to change: entries_, after copying the shared list into it if there is one.
+  std::vector<value_type>& mutableEntries();
+
+  std::shared_ptr<const std::vector<value_type>> shared_;  // The fields while unchanged, or null.
+  std::vector<value_type> entries_;                        // The fields once shared_ is null.
 };
 
 }  // namespace tern

@@ -55,6 +55,7 @@ class Request final {
  private:
   using Tags = std::map<std::type_index, std::shared_ptr<const void>>;
   explicit Request(const Builder& builder);
+  explicit Request(Builder&& builder);
 
   HttpUrl url_;
   std::string method_;
@@ -113,8 +114,9 @@ class Request::Builder {
     return *this;
   }
 
-  // Throws std::logic_error if no URL was set.
-  Request build() const;
+  // Throws std::logic_error if no URL was set. The rvalue form moves the fields out.
+  Request build() const&;
+  Request build() &&;
 
  private:
   friend class Request;

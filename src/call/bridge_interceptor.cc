@@ -95,7 +95,7 @@ Response BridgeInterceptor::intercept(Chain& chain) {
 
   if (!userRequest.header("User-Agent")) requestBuilder.header("User-Agent", userAgent());
 
-  Response networkResponse = chain.proceed(requestBuilder.build());
+  Response networkResponse = chain.proceed(std::move(requestBuilder).build());
 
   if (cookieJar_ != CookieJar::noCookies()) {
     std::vector<Cookie> received = Cookie::parseAll(userRequest.url(), networkResponse.headers());

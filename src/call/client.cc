@@ -5,15 +5,32 @@
 #include <stdexcept>
 #include <utility>
 
+#include "call/bridge_interceptor.h"
+#include "call/call_server_interceptor.h"
+#include "call/connect_interceptor.h"
 #include "call/real_call.h"
 #include "call/real_interceptor_chain.h"
+#include "call/retry_and_follow_up_interceptor.h"
 #include "connection/route_database.h"
 
 namespace tern {
 
-// What a Client shares with its copies: an immutable snapshot of a Builder.
+// What a Client shares with its copies: an immutable snapshot of a Builder, and the interceptor
+// list its calls run, made once here rather than per call.
 struct Client::State {
+  explicit State(const Builder& builder) : settings(builder) {
+    const auto& network = settings.networkInterceptors_;
+    chain.reserve(settings.interceptors_.size() + network.size() + 4);
+    chain = settings.interceptors_;
+    chain.push_back(std::make_shared<internal::RetryAndFollowUpInterceptor>());
+    chain.push_back(std::make_shared<internal::BridgeInterceptor>(settings.cookieJar_));
+    chain.push_back(std::make_shared<internal::ConnectInterceptor>());
+    chain.insert(chain.end(), network.begin(), network.end());
+    chain.push_back(std::make_shared<internal::CallServerInterceptor>());
+  }
+
   Builder settings;
+  std::vector<std::shared_ptr<Interceptor>> chain;
 };
 
 namespace {
@@ -75,6 +92,9 @@ const std::shared_ptr<CookieJar>& Client::cookieJar() const noexcept {
 }
 const std::vector<Protocol>& Client::protocols() const noexcept {
   return state_->settings.protocols_;
+}
+const std::vector<std::shared_ptr<Interceptor>>& Client::callInterceptors() const noexcept {
+  return state_->chain;
 }
 internal::RouteDatabase& Client::routeDatabase() const noexcept {
   return *state_->settings.routeDatabase_;
@@ -201,8 +221,6 @@ Client::Builder& Client::Builder::protocols(std::vector<Protocol> protocols) {
   return *this;
 }
 
-Client Client::Builder::build() const {
-  return Client(std::make_shared<const State>(State{*this}));
-}
+Client Client::Builder::build() const { return Client(std::make_shared<const State>(*this)); }
 
 }  // namespace tern

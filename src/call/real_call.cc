@@ -6,11 +6,7 @@
 #include <vector>
 
 #include "call/async_call.h"
-#include "call/bridge_interceptor.h"
-#include "call/call_server_interceptor.h"
-#include "call/connect_interceptor.h"
 #include "call/real_interceptor_chain.h"
-#include "call/retry_and_follow_up_interceptor.h"
 #include "concurrent/task_runner.h"
 #include "connection/exchange.h"
 #include "connection/exchange_finder.h"
@@ -91,15 +87,7 @@ void RealCall::setConnectionToCancel(std::shared_ptr<RealConnection> connection)
 }
 
 Response RealCall::getResponseWithInterceptorChain() {
-  std::vector<std::shared_ptr<Interceptor>> interceptors = client_.interceptors();
-  interceptors.push_back(std::make_shared<RetryAndFollowUpInterceptor>(client_));
-  interceptors.push_back(std::make_shared<BridgeInterceptor>(client_.cookieJar()));
-  interceptors.push_back(std::make_shared<ConnectInterceptor>());
-  const auto& networkInterceptors = client_.networkInterceptors();
-  interceptors.insert(interceptors.end(), networkInterceptors.begin(), networkInterceptors.end());
-  interceptors.push_back(std::make_shared<CallServerInterceptor>());
-
-  RealInterceptorChain chain(*this, interceptors, 0, nullptr, originalRequest_,
+  RealInterceptorChain chain(*this, client_.callInterceptors(), 0, nullptr, originalRequest_,
                              client_.connectTimeout(), client_.readTimeout(),
                              client_.writeTimeout());
   std::optional<Response> response;

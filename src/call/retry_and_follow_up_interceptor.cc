@@ -76,6 +76,7 @@ bool sameOrigin(const HttpUrl& a, const HttpUrl& b) {
 Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
   auto& realChain = static_cast<RealInterceptorChain&>(chain);
   RealCall& call = realChain.realCall();
+  const Client& client = call.client();
   Request request = chain.request();
   std::optional<Response> priorResponse;
   bool newExchangeFinder = true;
@@ -124,7 +125,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
       }
 
       std::shared_ptr<Exchange> exchange = call.interceptorScopedExchange();
-      std::optional<Request> followUp = followUpRequest(*response, exchange.get());
+      std::optional<Request> followUp = followUpRequest(client, *response, exchange.get());
       if (!followUp || (followUp->body() && followUp->body()->isOneShot())) {
         closeActiveExchange = false;
         call.exitNetworkInterceptorExchange(false);
@@ -150,7 +151,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
 bool RetryAndFollowUpInterceptor::recover(const IOException& e, RealCall& call,
                                           const Request& userRequest,
                                           bool requestSendStarted) const {
-  if (!client_.retryOnConnectionFailure()) return false;
+  if (!call.client().retryOnConnectionFailure()) return false;
   // The body cannot be sent again.
   if (requestSendStarted && requestIsOneShot(userRequest)) return false;
   if (!isRecoverable(e, requestSendStarted)) return false;
@@ -158,7 +159,8 @@ bool RetryAndFollowUpInterceptor::recover(const IOException& e, RealCall& call,
   return call.retryAfterFailure();
 }
 
-std::optional<Request> RetryAndFollowUpInterceptor::followUpRequest(const Response& userResponse,
+std::optional<Request> RetryAndFollowUpInterceptor::followUpRequest(const Client& client,
+                                                                    const Response& userResponse,
                                                                     Exchange* exchange) const {
   const Route* route = exchange ? &exchange->connection().route() : nullptr;
   int code = userResponse.code();
@@ -169,7 +171,7 @@ std::optional<Request> RetryAndFollowUpInterceptor::followUpRequest(const Respon
       throw ProtocolException("Received HTTP_PROXY_AUTH (407) code while not using proxy");
 
     case kHttpUnauthorized:
-      return client_.authenticator()->authenticate(route, userResponse);
+      return client.authenticator()->authenticate(route, userResponse);
 
     case kHttpPermanentRedirect:
     case kHttpTemporaryRedirect:
@@ -177,12 +179,12 @@ std::optional<Request> RetryAndFollowUpInterceptor::followUpRequest(const Respon
     case kHttpMovedPermanently:
     case kHttpMovedTemporarily:
     case kHttpSeeOther:
-      return buildRedirectRequest(userResponse);
+      return buildRedirectRequest(client, userResponse);
 
     case kHttpClientTimeout: {
       // The server timed out waiting for the request (RFC 9110 §15.5.9): send it again, once,
       // unless the server asked us to wait or the body cannot be resent.
-      if (!client_.retryOnConnectionFailure()) return std::nullopt;
+      if (!client.retryOnConnectionFailure()) return std::nullopt;
       if (requestIsOneShot(userResponse.request())) return std::nullopt;
       const Response* prior = userResponse.priorResponse();
       if (prior && prior->code() == kHttpClientTimeout) return std::nullopt;
@@ -204,8 +206,8 @@ std::optional<Request> RetryAndFollowUpInterceptor::followUpRequest(const Respon
 }
 
 std::optional<Request> RetryAndFollowUpInterceptor::buildRedirectRequest(
-    const Response& userResponse) const {
-  if (!client_.followRedirects()) return std::nullopt;
+    const Client& client, const Response& userResponse) const {
+  if (!client.followRedirects()) return std::nullopt;
   std::optional<std::string> location = userResponse.header("Location");
   if (!location) return std::nullopt;
   const Request& request = userResponse.request();
@@ -214,7 +216,7 @@ std::optional<Request> RetryAndFollowUpInterceptor::buildRedirectRequest(
   if (!url) return std::nullopt;
 
   // Between http and https only if allowed.
-  if (url->scheme() != request.url().scheme() && !client_.followSslRedirects()) {
+  if (url->scheme() != request.url().scheme() && !client.followSslRedirects()) {
     return std::nullopt;
   }
 

@@ -30,7 +30,9 @@ class RetryAndFollowUpInterceptor final : public Interceptor {
   // 20, Safari 16, HTTP/1.0 recommended 5. OkHttp's 20.
   static constexpr int kMaxFollowUps = 20;
 
-  explicit RetryAndFollowUpInterceptor(Client client) : client_(std::move(client)) {}
+  // Stateless: each call's settings come from its client (chain.call()), so one instance serves
+  // every call of a client.
+  RetryAndFollowUpInterceptor() = default;
 
   Response intercept(Chain& chain) override;
 
@@ -40,10 +42,10 @@ class RetryAndFollowUpInterceptor final : public Interceptor {
                bool requestSendStarted) const;
 
   // The request that answers `userResponse` (a redirect, credentials, a retry), or nullopt.
-  std::optional<Request> followUpRequest(const Response& userResponse, Exchange* exchange) const;
-  std::optional<Request> buildRedirectRequest(const Response& userResponse) const;
-
-  const Client client_;
+  std::optional<Request> followUpRequest(const Client& client, const Response& userResponse,
+                                         Exchange* exchange) const;
+  std::optional<Request> buildRedirectRequest(const Client& client,
+                                              const Response& userResponse) const;
 };
 
 }  // namespace tern::internal

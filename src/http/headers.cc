@@ -34,6 +34,9 @@ Headers::Headers(std::vector<value_type> entries)
                    ? nullptr
                    : std::make_shared<const std::vector<value_type>>(std::move(entries))) {}
 
+Headers::Headers(std::shared_ptr<const std::vector<value_type>> entries)
+    : entries_(std::move(entries)) {}
+
 const std::vector<Headers::value_type>& Headers::entries() const noexcept {
   static const std::vector<value_type> kEmpty;
   return entries_ ? *entries_ : kEmpty;
@@ -125,7 +128,7 @@ std::map<std::string, std::vector<std::string>, CaseInsensitiveLess> Headers::to
 
 Headers::Builder Headers::newBuilder() const {
   Builder result;
-  result.entries_ = entries();
+  result.shared_ = entries_;  // Copied only if the builder changes it.
   return result;
 }
 
@@ -167,7 +170,8 @@ Headers::Builder& Headers::Builder::addUnsafeNonAscii(std::string_view name,
 }
 
 Headers::Builder& Headers::Builder::addAll(const Headers& headers) {
-  entries_.insert(entries_.end(), headers.begin(), headers.end());
+  std::vector<value_type>& entries = mutableEntries();
+  entries.insert(entries.end(), headers.begin(), headers.end());
   return *this;
 }
 
@@ -185,7 +189,7 @@ Headers::Builder& Headers::Builder::addLenient(std::string_view line) {
 }
 
 Headers::Builder& Headers::Builder::addLenient(std::string_view name, std::string_view value) {
-  entries_.emplace_back(std::string(name), std::string(trimAsciiWhitespace(value)));
+  mutableEntries().emplace_back(std::string(name), std::string(trimAsciiWhitespace(value)));
   return *this;
 }
 
@@ -202,13 +206,14 @@ Headers::Builder& Headers::Builder::set(std::string_view name,
 }
 
 Headers::Builder& Headers::Builder::removeAll(std::string_view name) {
-  std::erase_if(entries_,
+  std::erase_if(mutableEntries(),
                 [&](const value_type& entry) { return equalsIgnoreCase(entry.first, name); });
   return *this;
 }
 
 std::optional<std::string> Headers::Builder::get(std::string_view name) const {
-  for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
+  const std::vector<value_type>& entries = shared_ ? *shared_ : entries_;
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
     if (equalsIgnoreCase(it->first, name)) {
       return it->second;
     }
@@ -216,8 +221,21 @@ std::optional<std::string> Headers::Builder::get(std::string_view name) const {
   return std::nullopt;
 }
 
-Headers Headers::Builder::build() const& { return Headers(entries_); }
+std::vector<Headers::value_type>& Headers::Builder::mutableEntries() {
+  if (shared_) {
+    entries_.reserve(shared_->size() + kMinCapacity / 2);
+    entries_.assign(shared_->begin(), shared_->end());
+    shared_.reset();
+  } else if (entries_.capacity() == 0) {
+    entries_.reserve(kMinCapacity);  // One allocation for a typical message's fields.
+  }
+  return entries_;
+}
 
-Headers Headers::Builder::build() && { return Headers(std::move(entries_)); }
+Headers Headers::Builder::build() const& { return shared_ ? Headers(shared_) : Headers(entries_); }
+
+Headers Headers::Builder::build() && {
+  return shared_ ? Headers(std::move(shared_)) : Headers(std::move(entries_));
+}
 
 }  // namespace tern

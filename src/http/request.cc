@@ -16,6 +16,13 @@ Request::Request(const Builder& builder)
       body_(builder.body_),
       tags_(builder.tags_) {}
 
+Request::Request(Builder&& builder)
+    : url_(std::move(*builder.url_)),
+      method_(std::move(builder.method_)),
+      headers_(std::move(builder.headers_).build()),
+      body_(std::move(builder.body_)),
+      tags_(std::move(builder.tags_)) {}
+
 Request::Builder Request::newBuilder() const {
   Builder builder;
   builder.url_ = url_;
@@ -124,9 +131,14 @@ Request::Builder& Request::Builder::method(std::string_view method,
   return *this;
 }
 
-Request Request::Builder::build() const {
+Request Request::Builder::build() const& {
   if (!url_) throw std::logic_error("Request::Builder::build: url is not set");
   return Request(*this);
+}
+
+Request Request::Builder::build() && {
+  if (!url_) throw std::logic_error("Request::Builder::build: url is not set");
+  return Request(std::move(*this));
 }
 
 }  // namespace tern

@@ -1,8 +1,10 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "tern/buffered_source.h"
 #include "tern/headers.h"
@@ -23,21 +25,31 @@ class HeadersReader {
 
   // Reads one line ending in "\n" or "\r\n" and charges its length to the budget. Throws
   // ProtocolException("HTTP header line exceeds the N byte limit") if the line does not fit in
-  // what is left of the budget, and EOFException if the stream ends before the line does.
-  std::string readLine();
+  // what is left of the budget, and EOFException if the stream ends before the line does. The
+  // view, without its terminator, is valid until the next call on this reader.
+  std::string_view readLine();
 
   // Reads header lines up to the empty line that ends them, leniently (Headers::Builder::
   // addLenient: servers send obs-text and odd names). An obsolete line folding (RFC 9112 §5.2: a
   // line starting with SP or HTAB) is joined to the previous value with one space. Throws like
-  // readLine().
+  // readLine(). Each field is parsed from a reused line buffer, so the only allocations are the
+  // fields' own strings and the list.
   Headers readHeaders();
 
   // What is left of the budget.
   int64_t remaining() const noexcept { return headerLimit_; }
 
  private:
+  // True if the next buffered line starts with SP or HTAB: an obs-fold continues this field.
+  bool nextLineIsFolded();
+
+  // Lines up to this long are copied here rather than into line_, which would allocate.
+  static constexpr std::size_t kInlineLine = 256;
+
   BufferedSource& source_;
   int64_t headerLimit_;
+  char inline_[kInlineLine];
+  std::string line_;  // Longer lines.
 };
 
 }  // namespace tern::internal

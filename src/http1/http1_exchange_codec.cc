@@ -165,8 +165,7 @@ void Http1ExchangeCodec::noNewExchanges() {
 }
 
 std::string Http1ExchangeCodec::unexpectedEndOfStream() const {
-  return redactedUrl_.empty() ? "unexpected end of stream"
-                              : "unexpected end of stream on " + redactedUrl_;
+  return url_ ? "unexpected end of stream on " + url_->redact() : "unexpected end of stream";
 }
 
 std::unique_ptr<Sink> Http1ExchangeCodec::createRequestBody(const Request& request,
@@ -193,7 +192,7 @@ std::unique_ptr<Sink> Http1ExchangeCodec::createRequestBody(const Request& reque
 }
 
 void Http1ExchangeCodec::writeRequestHeaders(const Request& request) {
-  redactedUrl_ = request.url().redact();
+  url_ = request.url();  // A shared copy; redacted only if a message needs it.
   writeRequest(request.headers(), requestLine(request, usesHttpProxy_));
   // The server closes the connection after answering a request that asks it to (RFC 9112 §9.6).
   if (hasToken(request.headers(), "Connection", "close")) {

@@ -14,6 +14,7 @@
 #include "tern/buffered_sink.h"
 #include "tern/buffered_source.h"
 #include "tern/exceptions.h"
+#include "tern/http_url.h"
 
 namespace tern::internal {
 
@@ -126,7 +127,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   const bool usesHttpProxy_;
   HeadersReader headersReader_;
   State state_ = State::kIdle;
-  std::string redactedUrl_;  // Of the request written, for error messages.
+  std::optional<HttpUrl> url_;  // Of the request written, for error messages.
   bool noNewExchanges_ = false;
   bool responseComplete_ = false;  // The response body was read to its end.
   std::optional<Headers> trailers_;

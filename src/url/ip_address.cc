@@ -1,7 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "url/ip_address.h"
 
-#include <vector>
+#include <string>
 
 #include "url/percent_encoding.h"
 
@@ -41,21 +41,6 @@ std::optional<uint64_t> parseIpv4Number(std::string_view input) noexcept {
     }
   }
   return value;
-}
-
-// Splits on '.', keeping empty parts (the Infra standard's "strictly split").
-std::vector<std::string_view> splitOnDots(std::string_view input) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t dot = input.find('.', start);
-    if (dot == std::string_view::npos) {
-      parts.push_back(input.substr(start));
-      return parts;
-    }
-    parts.push_back(input.substr(start, dot - start));
-    start = dot + 1;
-  }
 }
 
 }  // namespace
@@ -102,40 +87,52 @@ std::optional<uint32_t> parseIpv4(std::string_view input) noexcept {
   if (dots > 3) {
     return std::nullopt;
   }
-  const std::vector<std::string_view> parts = splitOnDots(input);
-  std::vector<uint64_t> numbers;
-  for (const std::string_view part : parts) {
+  // Strictly split on '.' (empty parts kept, as the Infra standard says): at most four parts.
+  uint64_t numbers[4];
+  size_t count = 0;
+  for (size_t start = 0;;) {
+    const size_t dot = input.find('.', start);
+    const std::string_view part =
+        input.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
     const std::optional<uint64_t> number = parseIpv4Number(part);
     if (!number) {
       return std::nullopt;
     }
-    numbers.push_back(*number);
+    numbers[count++] = *number;
+    if (dot == std::string_view::npos) {
+      break;
+    }
+    start = dot + 1;
   }
-  for (size_t i = 0; i + 1 < numbers.size(); ++i) {
+  for (size_t i = 0; i + 1 < count; ++i) {
     if (numbers[i] > 255) {
       return std::nullopt;
     }
   }
-  const uint64_t limit = uint64_t{1} << (8 * (5 - numbers.size()));
-  if (numbers.back() >= limit) {
+  const uint64_t limit = uint64_t{1} << (8 * (5 - count));
+  if (numbers[count - 1] >= limit) {
     return std::nullopt;
   }
-  uint64_t address = numbers.back();
-  for (size_t i = 0; i + 1 < numbers.size(); ++i) {
+  uint64_t address = numbers[count - 1];
+  for (size_t i = 0; i + 1 < count; ++i) {
     address += numbers[i] << (8 * (3 - i));
   }
   return static_cast<uint32_t>(address);
 }
 
 std::string serializeIpv4(uint32_t address) {
-  std::string out;
+  char out[16];  // "255.255.255.255" fits, so the result stays in the string's own storage.
+  size_t length = 0;
   for (int shift = 24; shift >= 0; shift -= 8) {
-    out.append(std::to_string((address >> shift) & 0xFF));
+    const unsigned octet = (address >> shift) & 0xFF;
+    if (octet >= 100) out[length++] = static_cast<char>('0' + octet / 100);
+    if (octet >= 10) out[length++] = static_cast<char>('0' + octet / 10 % 10);
+    out[length++] = static_cast<char>('0' + octet % 10);
     if (shift != 0) {
-      out.push_back('.');
+      out[length++] = '.';
     }
   }
-  return out;
+  return std::string(out, length);
 }
 
 std::optional<Ipv6Address> parseIpv6(std::string_view input) noexcept {

@@ -353,6 +353,24 @@ TEST(HeadersTest, NewBuilderLeavesOriginalUnchanged) {
   EXPECT_EQ(derived.toString(), "B: 2\nA: 0\n");  // set() appends after removing.
 }
 
+TEST(HeadersTest, UnchangedNewBuilderBuildsTheSameHeaders) {
+  Headers original = Headers::of("A", "1", "B", "2");
+  Headers::Builder builder = original.newBuilder();
+  EXPECT_EQ(builder.get("a"), "1");
+  EXPECT_EQ(builder.build(), original);
+  EXPECT_EQ(std::move(builder).build(), original);
+}
+
+TEST(HeadersTest, NewBuilderChangedAfterBuildingLeavesTheFirstResultUnchanged) {
+  Headers original = Headers::of("A", "1");
+  Headers::Builder builder = original.newBuilder();
+  Headers first = builder.build();
+  builder.removeAll("A").add("C", "3");
+  EXPECT_EQ(first.toString(), "A: 1\n");
+  EXPECT_EQ(builder.build().toString(), "C: 3\n");
+  EXPECT_EQ(original.toString(), "A: 1\n");
+}
+
 TEST(HeadersTest, BuilderCanBuildMoreThanOnce) {
   Headers::Builder builder;
   builder.add("A", "1");

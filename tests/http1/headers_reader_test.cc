@@ -52,6 +52,24 @@ TEST(HeadersReaderTest, JoinsObsFoldedLinesWithOneSpace) {
   EXPECT_THAT(headers, ElementsAre(Pair("A", "one two three"), Pair("B", "2")));
 }
 
+TEST(HeadersReaderTest, ReadsLinesLongerThanItsInlineLineBuffer) {
+  std::string longValue(1000, 'v');
+  Headers headers =
+      readHeaders("A: " + longValue + "\r\nB: 2\r\nC: short\r\n  " + longValue + "\r\n\r\n");
+  EXPECT_THAT(headers,
+              ElementsAre(Pair("A", longValue), Pair("B", "2"), Pair("C", "short " + longValue)));
+}
+
+TEST(HeadersReaderTest, ReadLineReturnsTheLineWithoutItsTerminator) {
+  Buffer source;
+  source.writeUtf8("HTTP/1.1 200 OK\r\nA: 1\n\r\n");
+  HeadersReader reader(source);
+  EXPECT_EQ(reader.readLine(), "HTTP/1.1 200 OK");
+  EXPECT_EQ(reader.readLine(), "A: 1");
+  EXPECT_EQ(reader.readLine(), "");
+  EXPECT_EQ(reader.remaining(), HeadersReader::kHeaderLimit - 19);
+}
+
 TEST(HeadersReaderTest, IgnoresWhitespaceLinesBeforeTheFirstField) {
   EXPECT_THAT(readHeaders(" Injected: 1\r\nA: 1\r\n\r\n"), ElementsAre(Pair("A", "1")));
 }
