@@ -79,38 +79,68 @@ class CipherSuite {
 
 inline constexpr CipherSuite CipherSuite::TLS_AES_128_GCM_SHA256{"TLS_AES_128_GCM_SHA256"};
 inline constexpr CipherSuite CipherSuite::TLS_AES_256_GCM_SHA384{"TLS_AES_256_GCM_SHA384"};
-inline constexpr CipherSuite CipherSuite::TLS_CHACHA20_POLY1305_SHA256{"TLS_CHACHA20_POLY1305_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_CHACHA20_POLY1305_SHA256{
+    "TLS_CHACHA20_POLY1305_SHA256"};
 inline constexpr CipherSuite CipherSuite::TLS_AES_128_CCM_SHA256{"TLS_AES_128_CCM_SHA256"};
 inline constexpr CipherSuite CipherSuite::TLS_AES_128_CCM_8_SHA256{"TLS_AES_128_CCM_8_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256{"TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256{"TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384{"TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384{"TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256{"TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256{"TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA{"TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA{"TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256{"TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384{"TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA{"TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA{"TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256{"TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384{"TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384"};
-inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_128_GCM_SHA256{"TLS_DHE_RSA_WITH_AES_128_GCM_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_256_GCM_SHA384{"TLS_DHE_RSA_WITH_AES_256_GCM_SHA384"};
-inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256{"TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_128_CBC_SHA{"TLS_DHE_RSA_WITH_AES_128_CBC_SHA"};
-inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_256_CBC_SHA{"TLS_DHE_RSA_WITH_AES_256_CBC_SHA"};
-inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_128_CBC_SHA256{"TLS_DHE_RSA_WITH_AES_128_CBC_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_256_CBC_SHA256{"TLS_DHE_RSA_WITH_AES_256_CBC_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_128_GCM_SHA256{"TLS_RSA_WITH_AES_128_GCM_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_256_GCM_SHA384{"TLS_RSA_WITH_AES_256_GCM_SHA384"};
-inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_128_CBC_SHA{"TLS_RSA_WITH_AES_128_CBC_SHA"};
-inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_256_CBC_SHA{"TLS_RSA_WITH_AES_256_CBC_SHA"};
-inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_128_CBC_SHA256{"TLS_RSA_WITH_AES_128_CBC_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_256_CBC_SHA256{"TLS_RSA_WITH_AES_256_CBC_SHA256"};
-inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_3DES_EDE_CBC_SHA{"SSL_RSA_WITH_3DES_EDE_CBC_SHA"};
-inline constexpr CipherSuite CipherSuite::TLS_EMPTY_RENEGOTIATION_INFO_SCSV{"TLS_EMPTY_RENEGOTIATION_INFO_SCSV"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256{
+    "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256{
+    "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384{
+    "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384{
+    "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256{
+    "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256{
+    "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA{
+    "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA{
+    "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256{
+    "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384{
+    "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA{
+    "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA{
+    "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256{
+    "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384{
+    "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384"};
+inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_128_GCM_SHA256{
+    "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_256_GCM_SHA384{
+    "TLS_DHE_RSA_WITH_AES_256_GCM_SHA384"};
+inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256{
+    "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_128_CBC_SHA{
+    "TLS_DHE_RSA_WITH_AES_128_CBC_SHA"};
+inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_256_CBC_SHA{
+    "TLS_DHE_RSA_WITH_AES_256_CBC_SHA"};
+inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_128_CBC_SHA256{
+    "TLS_DHE_RSA_WITH_AES_128_CBC_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_DHE_RSA_WITH_AES_256_CBC_SHA256{
+    "TLS_DHE_RSA_WITH_AES_256_CBC_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_128_GCM_SHA256{
+    "TLS_RSA_WITH_AES_128_GCM_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_256_GCM_SHA384{
+    "TLS_RSA_WITH_AES_256_GCM_SHA384"};
+inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_128_CBC_SHA{
+    "TLS_RSA_WITH_AES_128_CBC_SHA"};
+inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_256_CBC_SHA{
+    "TLS_RSA_WITH_AES_256_CBC_SHA"};
+inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_128_CBC_SHA256{
+    "TLS_RSA_WITH_AES_128_CBC_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_AES_256_CBC_SHA256{
+    "TLS_RSA_WITH_AES_256_CBC_SHA256"};
+inline constexpr CipherSuite CipherSuite::TLS_RSA_WITH_3DES_EDE_CBC_SHA{
+    "SSL_RSA_WITH_3DES_EDE_CBC_SHA"};
+inline constexpr CipherSuite CipherSuite::TLS_EMPTY_RENEGOTIATION_INFO_SCSV{
+    "TLS_EMPTY_RENEGOTIATION_INFO_SCSV"};
 inline constexpr CipherSuite CipherSuite::TLS_FALLBACK_SCSV{"TLS_FALLBACK_SCSV"};
 
 }  // namespace tern

@@ -64,13 +64,13 @@ std::string ConnectionSpec::toString() const {
   if (!tls_) return "ConnectionSpec()";
   std::string suites = "[all enabled]";
   if (cipherSuites_) {
-    suites = join<std::string>(*cipherSuites_, [](const std::string& s) -> std::string_view {
-      return s;
-    });
+    suites = join<std::string>(*cipherSuites_,
+                               [](const std::string& s) -> std::string_view { return s; });
   }
   std::string versions = "[all enabled]";
   if (tlsVersions_) {
-    versions = join<TlsVersion>(*tlsVersions_, [](const TlsVersion& v) { return tern::toString(v); });
+    versions =
+        join<TlsVersion>(*tlsVersions_, [](const TlsVersion& v) { return tern::toString(v); });
   }
   return "ConnectionSpec(cipherSuites=" + suites + ", tlsVersions=" + versions +
          ", supportsTlsExtensions=" + (supportsTlsExtensions_ ? "true" : "false") + ")";

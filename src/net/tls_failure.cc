@@ -6,6 +6,7 @@
 #include <openssl/x509_vfy.h>
 
 #include <ctime>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -192,7 +193,8 @@ std::optional<std::string> refusalAlert(const SSL* ssl, int alert) {
              " refused the handshake (handshake failure alert): no cipher suite in common, or "
              "it requires a client certificate";
     case SSL_AD_INSUFFICIENT_SECURITY:
-      return "the " + role + " refused the handshake (insufficient security alert): no cipher "
+      return "the " + role +
+             " refused the handshake (insufficient security alert): no cipher "
              "suite strong enough for it";
     default:
       return std::nullopt;
@@ -200,11 +202,23 @@ std::optional<std::string> refusalAlert(const SSL* ssl, int alert) {
 }
 
 std::string truncated(const std::string& peer) {
-  return "Connection to " + peer +
-         " closed without a TLS close_notify: the stream was truncated";
+  return "Connection to " + peer + " closed without a TLS close_notify: the stream was truncated";
 }
 
 }  // namespace
+
+bool isCertificateFailure(const IOException& e) {
+  if (dynamic_cast<const SSLHandshakeException*>(&e) == nullptr) return false;
+  const auto* nested = dynamic_cast<const std::nested_exception*>(&e);
+  if (nested == nullptr || !nested->nested_ptr()) return false;
+  try {
+    std::rethrow_exception(nested->nested_ptr());
+  } catch (const CertificateException&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
 
 void recordVerifyFailures(SSL* ssl) {
   auto record = std::make_unique<VerifyRecord>();
@@ -216,12 +230,16 @@ void recordVerifyFailures(SSL* ssl) {
 
 void throwHandshakeFailure(SSL* ssl, const TlsCallResult& result, const std::string& peer) {
   const std::string prefix = "TLS handshake with " + peer + " failed: ";
-  const int reason = result.code != 0 && ERR_GET_LIB(result.code) == ERR_LIB_SSL
-                         ? ERR_GET_REASON(result.code)
-                         : 0;
+  const int reason =
+      result.code != 0 && ERR_GET_LIB(result.code) == ERR_LIB_SSL ? ERR_GET_REASON(result.code) : 0;
   if (reason == SSL_R_CERTIFICATE_VERIFY_FAILED ||
       (!SSL_is_server(ssl) && SSL_get_verify_result(ssl) != X509_V_OK)) {
-    throw CertificateVerificationException(prefix + verifyFailure(ssl));
+    const std::string reasonText = verifyFailure(ssl);
+    try {
+      throw CertificateException(reasonText);
+    } catch (const CertificateException&) {
+      std::throw_with_nested(SSLHandshakeException(prefix + reasonText));
+    }
   }
   if (result.error == SSL_ERROR_SYSCALL) {
     if (result.socketError != 0) {
@@ -252,8 +270,8 @@ void throwHandshakeFailure(SSL* ssl, const TlsCallResult& result, const std::str
     case SSL_R_HTTPS_PROXY_REQUEST:
     case SSL_R_RECORD_LENGTH_MISMATCH:
     case SSL_R_PACKET_LENGTH_TOO_LONG:
-      throw SSLHandshakeException(prefix + "the " + peerRole(ssl) +
-                                  " does not speak TLS (" + ERR_reason_error_string(result.code) +
+      throw SSLHandshakeException(prefix + "the " + peerRole(ssl) + " does not speak TLS (" +
+                                  ERR_reason_error_string(result.code) +
                                   "): is it a plain HTTP port?");
     case SSL_R_UNSUPPORTED_PROTOCOL:
     case SSL_R_NO_PROTOCOLS_AVAILABLE:
@@ -264,8 +282,7 @@ void throwHandshakeFailure(SSL* ssl, const TlsCallResult& result, const std::str
                                   offeredVersions(ssl) + " (" +
                                   ERR_reason_error_string(result.code) + ")");
     case SSL_R_NO_SHARED_CIPHER:
-      throw SSLHandshakeException(prefix + "no cipher suite in common with the " +
-                                  peerRole(ssl));
+      throw SSLHandshakeException(prefix + "no cipher suite in common with the " + peerRole(ssl));
     case SSL_R_NO_CIPHERS_AVAILABLE:
     case SSL_R_NO_CIPHER_MATCH:
       throw SSLHandshakeException(prefix +
@@ -289,9 +306,8 @@ void throwStreamFailure(SSL* ssl, const TlsCallResult& result, const std::string
   if (result.error == SSL_ERROR_ZERO_RETURN) {
     throw IOException("The peer closed the TLS connection (close_notify): " + peer);
   }
-  const int reason = result.code != 0 && ERR_GET_LIB(result.code) == ERR_LIB_SSL
-                         ? ERR_GET_REASON(result.code)
-                         : 0;
+  const int reason =
+      result.code != 0 && ERR_GET_LIB(result.code) == ERR_LIB_SSL ? ERR_GET_REASON(result.code) : 0;
   if (reason == SSL_R_UNEXPECTED_EOF_WHILE_READING) throw IOException(truncated(peer));
   if (std::optional<int> alert = receivedAlert(result.code)) {
     if (std::optional<std::string> refusal = refusalAlert(ssl, *alert)) {

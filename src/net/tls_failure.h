@@ -10,13 +10,10 @@
 
 namespace tern::internal {
 
-// The peer's certificate chain failed verification (untrusted, expired, not yet valid, ...): the
-// cause Java reports as a CertificateException inside the SSLHandshakeException. A handshake that
-// fails this way is never retried with another ConnectionSpec.
-class CertificateVerificationException final : public SSLHandshakeException {
- public:
-  using SSLHandshakeException::SSLHandshakeException;
-};
+// True if `e` is a handshake failure caused by the peer's certificates (an SSLHandshakeException
+// with a CertificateException nested inside, as Java's has it as its cause): such a handshake is
+// never retried with another ConnectionSpec, since a different offer cannot fix it.
+bool isCertificateFailure(const IOException& e);
 
 // The outcome of one OpenSSL call on a TlsSocket, collected right after it (the error queue is
 // per thread and the next call clears it).
@@ -42,8 +39,8 @@ struct TlsCallResult {
 //   ... failed: the peer does not speak TLS (wrong version number): is it a plain HTTP port?
 //   ... failed: the server closed the connection during the handshake
 //
-// Certificate verification failures are CertificateVerificationException (an
-// SSLHandshakeException), which the connection layer never answers with a fallback handshake.
+// Certificate verification failures are SSLHandshakeExceptions with a CertificateException nested
+// inside (std::throw_with_nested) carrying the same reason.
 
 // Records the first certificate verification error of `ssl`'s handshake (which certificate and
 // why), for the message above. Keeps the verify mode and chains to the verify callback already

@@ -57,8 +57,7 @@ void TlsSocket::handshake(std::chrono::milliseconds timeout) {
   if (timeout.count() > 0) limit.timeout(timeout).deadline(timeout);
   transport_.checkOpen();
   while (true) {
-    TlsCallResult result =
-        call([](SSL* ssl, size_t&) { return SSL_do_handshake(ssl); });
+    TlsCallResult result = call([](SSL* ssl, size_t&) { return SSL_do_handshake(ssl); });
     if (result.error == SSL_ERROR_NONE) break;
     if (result.error == SSL_ERROR_WANT_READ || result.error == SSL_ERROR_WANT_WRITE) {
       try {
@@ -87,9 +86,8 @@ int64_t TlsSocket::TlsSource::read(Buffer& sink, int64_t byteCount) {
   while (true) {
     std::span<std::byte> span = sink.writableSegment(1);
     const size_t wanted = std::min(span.size(), static_cast<size_t>(byteCount));
-    TlsCallResult result = socket_.call([&](SSL* ssl, size_t& bytes) {
-      return SSL_read_ex(ssl, span.data(), wanted, &bytes);
-    });
+    TlsCallResult result = socket_.call(
+        [&](SSL* ssl, size_t& bytes) { return SSL_read_ex(ssl, span.data(), wanted, &bytes); });
     sink.commitWrite(result.error == SSL_ERROR_NONE ? result.bytes : 0);
     switch (result.error) {
       case SSL_ERROR_NONE:
@@ -163,9 +161,8 @@ bool TlsSocket::isPeerOpen() {
   // Bytes waiting may be a close_notify alert or data; a non-blocking peek tells which. Nothing
   // waiting reads as WANT_READ: the connection is quiet and open.
   char byte;
-  TlsCallResult result = call([&](SSL* ssl, size_t& bytes) {
-    return SSL_peek_ex(ssl, &byte, 1, &bytes);
-  });
+  TlsCallResult result =
+      call([&](SSL* ssl, size_t& bytes) { return SSL_peek_ex(ssl, &byte, 1, &bytes); });
   return result.error == SSL_ERROR_NONE || result.error == SSL_ERROR_WANT_READ ||
          result.error == SSL_ERROR_WANT_WRITE;
 }

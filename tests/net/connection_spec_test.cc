@@ -62,8 +62,7 @@ TEST(CipherSuiteTest, ForJavaNameFindsConstantsInEitherSpelling) {
   // Java names the oldest suites SSL_*, IANA TLS_*: the same suite.
   EXPECT_EQ(CipherSuite::forJavaName("TLS_RSA_WITH_3DES_EDE_CBC_SHA"),
             CipherSuite::TLS_RSA_WITH_3DES_EDE_CBC_SHA);
-  EXPECT_EQ(CipherSuite::TLS_RSA_WITH_3DES_EDE_CBC_SHA.javaName(),
-            "SSL_RSA_WITH_3DES_EDE_CBC_SHA");
+  EXPECT_EQ(CipherSuite::TLS_RSA_WITH_3DES_EDE_CBC_SHA.javaName(), "SSL_RSA_WITH_3DES_EDE_CBC_SHA");
   EXPECT_NE(CipherSuite::TLS_AES_128_GCM_SHA256, CipherSuite::TLS_AES_256_GCM_SHA384);
 }
 
@@ -98,17 +97,18 @@ TEST(ConnectionSpecTest, BuiltInSpecs) {
   EXPECT_THAT(*ConnectionSpec::COMPATIBLE_TLS.tlsVersions(),
               ElementsAre(TlsVersion::TLS_1_3, TlsVersion::TLS_1_2, TlsVersion::TLS_1_1,
                           TlsVersion::TLS_1_0));
-  EXPECT_EQ(ConnectionSpec::COMPATIBLE_TLS.cipherSuites(), ConnectionSpec::MODERN_TLS.cipherSuites());
+  EXPECT_EQ(ConnectionSpec::COMPATIBLE_TLS.cipherSuites(),
+            ConnectionSpec::MODERN_TLS.cipherSuites());
   EXPECT_TRUE(ConnectionSpec::MODERN_TLS.supportsTlsExtensions());
   EXPECT_FALSE(ConnectionSpec::CLEARTEXT.isTls());
 }
 
 TEST(ConnectionSpecTest, RejectsEmptyListsAndTlsSettingsOnCleartext) {
-  EXPECT_EQ(invalidArgument([] {
-              ConnectionSpec::Builder(ConnectionSpec::MODERN_TLS)
-                  .tlsVersions(std::vector<TlsVersion>{});
-            }),
-            "At least one TLS version is required");
+  EXPECT_EQ(
+      invalidArgument([] {
+        ConnectionSpec::Builder(ConnectionSpec::MODERN_TLS).tlsVersions(std::vector<TlsVersion>{});
+      }),
+      "At least one TLS version is required");
   EXPECT_EQ(invalidArgument([] {
               ConnectionSpec::Builder(ConnectionSpec::MODERN_TLS)
                   .cipherSuites(std::vector<CipherSuite>{});
@@ -135,9 +135,8 @@ TEST(ConnectionSpecTest, BuilderWithExplicitAndDefaultCiphers) {
   EXPECT_FALSE(defaults.cipherSuites().has_value());
   EXPECT_THAT(*defaults.tlsVersions(), ElementsAre(TlsVersion::TLS_1_2));
   // Suites by name, for ones without a constant.
-  ConnectionSpec named = ConnectionSpec::Builder(true)
-                             .cipherSuites(std::vector<std::string>{"MAGIC-CIPHER"})
-                             .build();
+  ConnectionSpec named =
+      ConnectionSpec::Builder(true).cipherSuites(std::vector<std::string>{"MAGIC-CIPHER"}).build();
   EXPECT_EQ(named.cipherSuites()->front().javaName(), "MAGIC-CIPHER");
 }
 
@@ -157,7 +156,8 @@ TEST(ConnectionSpecTest, EqualityAndToString) {
             "ConnectionSpec(cipherSuites=[SSL_RSA_WITH_3DES_EDE_CBC_SHA], tlsVersions=[TLS_1_2], "
             "supportsTlsExtensions=true)");
   EXPECT_EQ(ConnectionSpec::CLEARTEXT.toString(), "ConnectionSpec()");
-  EXPECT_EQ(ConnectionSpec::MODERN_TLS, ConnectionSpec::Builder(ConnectionSpec::MODERN_TLS).build());
+  EXPECT_EQ(ConnectionSpec::MODERN_TLS,
+            ConnectionSpec::Builder(ConnectionSpec::MODERN_TLS).build());
   EXPECT_NE(ConnectionSpec::MODERN_TLS, ConnectionSpec::COMPATIBLE_TLS);
   EXPECT_NE(ConnectionSpec::MODERN_TLS, ConnectionSpec::RESTRICTED_TLS);
   EXPECT_NE(ConnectionSpec::MODERN_TLS, all);
