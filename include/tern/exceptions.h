@@ -51,16 +51,22 @@ class EOFException : public IOException {
   using IOException::IOException;
 };
 
-// The TLS handshake failed (protocol or cipher mismatch, untrusted or expired certificate).
-class SSLHandshakeException : public IOException {
+// A TLS failure (Java's javax.net.ssl.SSLException); the subtypes below say which kind.
+class SSLException : public IOException {
  public:
   using IOException::IOException;
 };
 
-// The peer's identity could not be verified (hostname mismatch, certificate pin mismatch).
-class SSLPeerUnverifiedException : public IOException {
+// The TLS handshake failed (protocol or cipher mismatch, untrusted or expired certificate).
+class SSLHandshakeException : public SSLException {
  public:
-  using IOException::IOException;
+  using SSLException::SSLException;
+};
+
+// The peer's identity could not be verified (hostname mismatch, certificate pin mismatch).
+class SSLPeerUnverifiedException : public SSLException {
+ public:
+  using SSLException::SSLException;
 };
 
 // The client cannot use the URL's scheme as configured, as Java's UnknownServiceException: an http
