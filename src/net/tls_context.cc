@@ -24,7 +24,7 @@ std::string TlsContext::sessionKey(std::string_view host, int port) {
 TlsContext::TlsContext(const std::function<void(SSL_CTX*)>& configure)
     : context_(SSL_CTX_new(TLS_client_method())) {
   if (!context_) {
-    throw IOException("Cannot make a TLS context: " + drainOpenSslErrors());
+    throw IOException("Cannot make a TLS context: " + takeOpenSslErrors());
   }
   SSL_CTX* context = context_.get();
   // Every TLS version OpenSSL enables; each connection's ConnectionSpec narrows that.
@@ -43,7 +43,7 @@ TlsContext::TlsContext(const std::function<void(SSL_CTX*)>& configure)
 UniqueSsl TlsContext::newSsl(std::string_view host, int port,
                              const std::vector<std::string>& alpnProtocols) const {
   UniqueSsl ssl(SSL_new(context_.get()));
-  if (!ssl) throw IOException("Cannot make a TLS connection: " + drainOpenSslErrors());
+  if (!ssl) throw IOException("Cannot make a TLS connection: " + takeOpenSslErrors());
   SSL_set_connect_state(ssl.get());
   const std::string hostName(host);
   if (!isIpLiteral(host)) SSL_set_tlsext_host_name(ssl.get(), hostName.c_str());

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "net/openssl_ptr.h"
 #include "net/tls_session_cache.h"
+#include "tls/openssl_util.h"
 
 namespace tern::internal {
 

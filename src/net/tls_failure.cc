@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "net/error_message.h"
-#include "net/openssl_ptr.h"
+#include "tls/openssl_util.h"
 
 namespace tern::internal {
 namespace {
@@ -301,22 +301,22 @@ void throwStreamFailure(SSL* ssl, const TlsCallResult& result, const std::string
                         bool reading) {
   if (result.error == SSL_ERROR_SYSCALL) {
     if (result.socketError != 0) throw IOException(errorMessage(result.socketError) + ": " + peer);
-    throw IOException(reading ? truncated(peer) : "Connection closed: " + peer);
+    throw SSLException(reading ? truncated(peer) : "Connection closed: " + peer);
   }
   if (result.error == SSL_ERROR_ZERO_RETURN) {
-    throw IOException("The peer closed the TLS connection (close_notify): " + peer);
+    throw SSLException("The peer closed the TLS connection (close_notify): " + peer);
   }
   const int reason =
       result.code != 0 && ERR_GET_LIB(result.code) == ERR_LIB_SSL ? ERR_GET_REASON(result.code) : 0;
-  if (reason == SSL_R_UNEXPECTED_EOF_WHILE_READING) throw IOException(truncated(peer));
+  if (reason == SSL_R_UNEXPECTED_EOF_WHILE_READING) throw SSLException(truncated(peer));
   if (std::optional<int> alert = receivedAlert(result.code)) {
     if (std::optional<std::string> refusal = refusalAlert(ssl, *alert)) {
       throw SSLHandshakeException("TLS handshake with " + peer + " failed: " + *refusal);
     }
-    throw IOException("TLS alert from " + peer + ": " + SSL_alert_desc_string_long(*alert));
+    throw SSLException("TLS alert from " + peer + ": " + SSL_alert_desc_string_long(*alert));
   }
-  throw IOException(std::string("TLS ") + (reading ? "read from " : "write to ") + peer +
-                    " failed: " + (result.details.empty() ? "unknown TLS error" : result.details));
+  throw SSLException(std::string("TLS ") + (reading ? "read from " : "write to ") + peer +
+                     " failed: " + (result.details.empty() ? "unknown TLS error" : result.details));
 }
 
 }  // namespace tern::internal

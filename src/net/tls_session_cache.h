@@ -5,13 +5,16 @@
 
 #include <cstddef>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 
-#include "net/openssl_ptr.h"
+#include "tls/openssl_util.h"
 
 namespace tern::internal {
+
+using UniqueSslSession = std::unique_ptr<SSL_SESSION, OpenSslDeleter<&SSL_SESSION_free>>;
 
 // A client's TLS sessions, kept per "host:port" so a new connection to a server it has talked to
 // resumes the session (an abbreviated handshake: one round trip less, no certificate chain sent

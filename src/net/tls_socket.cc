@@ -39,7 +39,7 @@ TlsCallResult TlsSocket::call(Call&& sslCall) {
   result.error = SSL_get_error(ssl_.get(), rc);
   if (result.error == SSL_ERROR_SSL || result.error == SSL_ERROR_SYSCALL) {
     result.code = ERR_peek_error();
-    result.details = drainOpenSslErrors();
+    result.details = takeOpenSslErrors();
     BIO* bio = SSL_get_rbio(ssl_.get());
     result.socketError = socketBioLastError(bio);
     result.sawEof = socketBioSawEof(bio);

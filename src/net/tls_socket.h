@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "net/openssl_ptr.h"
 #include "net/tls_failure.h"
 #include "net/tls_transport.h"
 #include "tern/sink.h"
 #include "tern/source.h"
 #include "tern/timeout.h"
+#include "tls/openssl_util.h"
 
 namespace tern::internal {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "net/connection_spec_ssl.h"
-#include "net/openssl_ptr.h"
+#include "tls/openssl_util.h"
 
 namespace tern {
 namespace {
