@@ -154,7 +154,7 @@ TEST(HeldCertificateTest, ExistingKeyPairIsUsed) {
   EXPECT_EQ(a.certificate().publicKeySha256(), b.certificate().publicKeySha256());
 }
 
-TEST(HeldCertificateTest, NonEcdsaKeysPinOnPublicKey) {
+TEST(HeldCertificateTest, CertificateCarriesTheKeyPairsPublicKey) {
   KeyPair key = KeyPair::generateEcdsa256();
   HeldCertificate held = HeldCertificate::Builder().keyPair(key).build();
   EXPECT_EQ(held.keyPair().publicKeyDer(), key.publicKeyDer());
