@@ -6,6 +6,7 @@
 
 #include "net/tls_failure.h"
 #include "tern/exceptions.h"
+#include "tls/openssl_access.h"
 
 namespace tern::internal {
 
@@ -21,6 +22,26 @@ std::string TlsContext::sessionKey(std::string_view host, int port) {
   return (ipv6 ? "[" + std::string(host) + "]" : std::string(host)) + ":" + std::to_string(port);
 }
 
+TlsContext::TlsContext()
+    : TlsContext([](SSL_CTX* context) {
+        // The directory is read lazily, one hashed file per issuer looked up.
+        SSL_CTX_load_verify_dir(context, kSystemCertificateDirectory);
+        SSL_CTX_set_default_verify_paths(context);
+      }) {
+  chainCleaner_.emplace(TrustRootIndex::of(SSL_CTX_get_cert_store(context_.get())));
+}
+
+TlsContext::TlsContext(const tls::HandshakeCertificates& certificates)
+    : TlsContext([&](SSL_CTX* context) { configureClient(certificates, context); }) {
+  chainCleaner_.emplace(CertificateChainCleaner::get(certificates));
+}
+
+std::shared_ptr<TlsContext> TlsContext::insecure() {
+  auto context = std::make_shared<TlsContext>();
+  SSL_CTX_set_verify(context->get(), SSL_VERIFY_NONE, nullptr);
+  return context;
+}
+
 TlsContext::TlsContext(const std::function<void(SSL_CTX*)>& configure)
     : context_(SSL_CTX_new(TLS_client_method())) {
   if (!context_) {
@@ -29,13 +50,7 @@ TlsContext::TlsContext(const std::function<void(SSL_CTX*)>& configure)
   SSL_CTX* context = context_.get();
   // Every TLS version OpenSSL enables; each connection's ConnectionSpec narrows that.
   SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
-  if (configure) {
-    configure(context);
-  } else {
-    // The directory is read lazily, one hashed file per issuer looked up.
-    SSL_CTX_load_verify_dir(context, kSystemCertificateDirectory);
-    SSL_CTX_set_default_verify_paths(context);
-  }
+  configure(context);
   ERR_clear_error();  // A missing default path is not an error worth keeping.
   sessionCache_.install(context);
 }

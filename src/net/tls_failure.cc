@@ -232,8 +232,9 @@ void throwHandshakeFailure(SSL* ssl, const TlsCallResult& result, const std::str
   const std::string prefix = "TLS handshake with " + peer + " failed: ";
   const int reason =
       result.code != 0 && ERR_GET_LIB(result.code) == ERR_LIB_SSL ? ERR_GET_REASON(result.code) : 0;
+  const bool verifying = (SSL_get_verify_mode(ssl) & SSL_VERIFY_PEER) != 0;
   if (reason == SSL_R_CERTIFICATE_VERIFY_FAILED ||
-      (!SSL_is_server(ssl) && SSL_get_verify_result(ssl) != X509_V_OK)) {
+      (verifying && !SSL_is_server(ssl) && SSL_get_verify_result(ssl) != X509_V_OK)) {
     const std::string reasonText = verifyFailure(ssl);
     try {
       throw CertificateException(reasonText);

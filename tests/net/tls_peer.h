@@ -50,8 +50,7 @@ struct TestCertificates {
 // A client TlsContext trusting `certificates`.
 inline std::shared_ptr<internal::TlsContext> clientContext(
     const tls::HandshakeCertificates& certificates) {
-  return std::make_shared<internal::TlsContext>(
-      [&](SSL_CTX* context) { internal::configureClient(certificates, context); });
+  return std::make_shared<internal::TlsContext>(certificates);
 }
 
 // A server SSL_CTX presenting `certificates`' held certificate, adjusted by `configure`.
