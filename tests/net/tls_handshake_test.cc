@@ -86,12 +86,15 @@ TlsServer::Serve answerOnce() {
 class TlsHandshakeTest : public ::testing::Test {
  protected:
   TestCertificates certificates;
-  std::shared_ptr<internal::TlsContext> context = clientContext(certificates.client());
+  std::shared_ptr<internal::TlsContext> context = clientContext(certificates.clientTrust());
 };
 
 TEST_F(TlsHandshakeTest, UntrustedChainNamesTheCertificateAndItsIssuer) {
   TestCertificates strangers;  // A chain from a root the client does not trust.
-  TlsServer server(serverContext(strangers.server()), answerOnce());
+  TlsServer server(serverContext(tls::HandshakeCertificates::Builder()
+                                     .heldCertificate(strangers.localhost)
+                                     .build()),
+                   answerOnce());
   TlsClient client(*context, server.address());
   Failure failure = handshakeFailure(client);
   EXPECT_EQ(failure.type, "SSLHandshakeException");
@@ -250,13 +253,8 @@ TEST_F(TlsHandshakeTest, MutualTlsPresentsTheClientCertificate) {
 }
 
 TEST_F(TlsHandshakeTest, MutualTlsRequiredButNoClientCertificate) {
-  tls::HandshakeCertificates serverCertificates =
-      tls::HandshakeCertificates::Builder()
-          .heldCertificate(certificates.localhost)
-          .addTrustedCertificate(certificates.root.certificate())
-          .build();
   for (int version : {TLS1_3_VERSION, TLS1_2_VERSION}) {
-    TlsServer server(serverContext(serverCertificates,
+    TlsServer server(serverContext(certificates.server(),
                                    [version](SSL_CTX* c) {
                                      SSL_CTX_set_max_proto_version(c, version);
                                      SSL_CTX_set_verify(
@@ -279,7 +277,7 @@ TEST_F(TlsHandshakeTest, MutualTlsRequiredButNoClientCertificate) {
 
 TEST_F(TlsHandshakeTest, SecondConnectionResumesTheSession) {
   for (int version : {TLS1_3_VERSION, TLS1_2_VERSION}) {
-    auto context = clientContext(certificates.client());
+    auto context = clientContext(certificates.clientTrust());
     TlsServer server(
         serverContext(certificates.server(),
                       [version](SSL_CTX* c) { SSL_CTX_set_max_proto_version(c, version); }),
@@ -311,7 +309,7 @@ TEST_F(TlsHandshakeTest, SessionsAreKeptPerHostAndPortAndPerContext) {
   }
   {
     // Another client (another context) has its own cache.
-    auto otherContext = clientContext(certificates.client());
+    auto otherContext = clientContext(certificates.clientTrust());
     TlsClient other(*otherContext, server.address("localhost"));
     EXPECT_EQ(handshakeFailure(other).type, "none");
     EXPECT_FALSE(other.tls->sessionReused());

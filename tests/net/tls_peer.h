@@ -20,32 +20,12 @@
 #include "net/socket.h"
 #include "net/tls_context.h"
 #include "net/tls_socket.h"
+#include "support/tls_certificates.h"
 #include "tern/tls/handshake_certificates.h"
 #include "tern/tls/held_certificate.h"
 #include "tls/openssl_access.h"
 
 namespace tern::testing {
-
-// A root CA and a "localhost" leaf it signed (DNS localhost, IP 127.0.0.1 and ::1), made once per
-// test: certificates cost a key generation each, fast with P-256.
-struct TestCertificates {
-  tls::HeldCertificate root =
-      tls::HeldCertificate::Builder().certificateAuthority(0).commonName("tern test root").build();
-  tls::HeldCertificate localhost = tls::HeldCertificate::Builder()
-                                       .commonName("localhost")
-                                       .addSubjectAlternativeName("localhost")
-                                       .addSubjectAlternativeName("127.0.0.1")
-                                       .addSubjectAlternativeName("::1")
-                                       .signedBy(root)
-                                       .build();
-
-  tls::HandshakeCertificates server() const {
-    return tls::HandshakeCertificates::Builder().heldCertificate(localhost, {}).build();
-  }
-  tls::HandshakeCertificates client() const {
-    return tls::HandshakeCertificates::Builder().addTrustedCertificate(root.certificate()).build();
-  }
-};
 
 // A client TlsContext trusting `certificates`.
 inline std::shared_ptr<internal::TlsContext> clientContext(

@@ -91,7 +91,7 @@ std::string messageOf(F&& f) {
 class TlsSocketTest : public ::testing::Test {
  protected:
   TestCertificates certificates;
-  std::shared_ptr<internal::TlsContext> context = clientContext(certificates.client());
+  std::shared_ptr<internal::TlsContext> context = clientContext(certificates.clientTrust());
 };
 
 TEST_F(TlsSocketTest, HandshakesAndExchangesBytesBothWays) {
