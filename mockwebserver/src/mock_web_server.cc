@@ -185,8 +185,8 @@ void MockWebServer::start(std::string_view host, int port) {
   if (impl_->started) return;
 
   if (impl_->httpsCertificates) {
-    impl_->state.setTls(std::make_unique<internal::ServerTls>(
-        *impl_->httpsCertificates, impl_->clientAuth, impl_->protocols));
+    impl_->state.setTls(std::make_unique<internal::ServerTls>(*impl_->httpsCertificates,
+                                                              impl_->clientAuth, impl_->protocols));
   }
 
   const std::string hostName(host);

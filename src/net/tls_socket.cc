@@ -27,7 +27,14 @@ TlsSocket::TlsSocket(TlsTransport& transport, UniqueSsl ssl)
   SSL_set_mode(ssl_.get(), SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 }
 
-TlsSocket::~TlsSocket() = default;
+TlsSocket::~TlsSocket() {
+  // OpenSSL forgets the session of a connection freed without our close_notify, as SSL 3.0
+  // required. TLS 1.1 and later dropped that rule (RFC 5246 §7.2.1): a connection that ended
+  // abruptly (canceled, reset, or closed by the server while pooled) leaves its session good for
+  // the next connection to resume.
+  if (handshakeDone_)
+    SSL_set_shutdown(ssl_.get(), SSL_get_shutdown(ssl_.get()) | SSL_SENT_SHUTDOWN);
+}
 
 template <typename Call>
 TlsCallResult TlsSocket::call(Call&& sslCall) {

@@ -154,20 +154,21 @@ TEST_F(HttpsTest, ReplacedHostnameVerifierDecides) {
 
 TEST_F(HttpsTest, PinnedRootKeyIsAccepted) {
   server.enqueue(body("pinned"));
-  Client pinned = clientBuilder()
-                      .certificatePinner(CertificatePinner::Builder()
-                                             .add("127.0.0.1", {certificates.root.certificate().pin()})
-                                             .build())
-                      .build();
+  Client pinned =
+      clientBuilder()
+          .certificatePinner(CertificatePinner::Builder()
+                                 .add("127.0.0.1", {certificates.root.certificate().pin()})
+                                 .build())
+          .build();
   EXPECT_EQ(pinned.newCall(get())->execute().body()->string(), "pinned");
 }
 
 TEST_F(HttpsTest, PinMismatchFailsWithTheChainsPins) {
   const std::string unrelatedPin = TestCertificates().root.certificate().pin();
-  Client pinned = clientBuilder()
-                      .certificatePinner(
-                          CertificatePinner::Builder().add("127.0.0.1", {unrelatedPin}).build())
-                      .build();
+  Client pinned =
+      clientBuilder()
+          .certificatePinner(CertificatePinner::Builder().add("127.0.0.1", {unrelatedPin}).build())
+          .build();
   server.enqueue(body("never"));
   EXPECT_EQ(failureOf(pinned, get()),
             "SSLPeerUnverifiedException: Certificate pinning failure!\n"
@@ -192,13 +193,14 @@ TEST_F(HttpsTest, PinsForOtherHostsAreIgnoredAndPatternsMatch) {
   byName.useHttps(certificates.server());
   byName.start("localhost", 0);
   byName.enqueue(body("c"));
-  Client pinned = clientBuilder()
-                      .certificatePinner(CertificatePinner::Builder()
-                                             .add("example.com", {unrelatedPin})
-                                             .add("*.localhost", {unrelatedPin})
-                                             .add("**.localhost", {certificates.localhost.certificate().pin()})
-                                             .build())
-                      .build();
+  Client pinned =
+      clientBuilder()
+          .certificatePinner(CertificatePinner::Builder()
+                                 .add("example.com", {unrelatedPin})
+                                 .add("*.localhost", {unrelatedPin})
+                                 .add("**.localhost", {certificates.localhost.certificate().pin()})
+                                 .build())
+          .build();
   // 127.0.0.1 has no pins.
   EXPECT_EQ(pinned.newCall(get("/"))->execute().body()->string(), "a");
   // localhost matches "**.localhost" (its pin is there) but not "*.localhost".
@@ -243,9 +245,8 @@ TEST_F(HttpsTest, MutualTlsRequestedAcceptsBothKindsOfClient) {
   mtls.enqueue(body("known"));
   Request request = Request::Builder().url(mtls.url("/")).build();
   EXPECT_EQ(client.newCall(request)->execute().body()->string(), "anonymous");
-  Client withCertificate = Client::Builder()
-                               .handshakeCertificates(certificates.clientWithCertificate())
-                               .build();
+  Client withCertificate =
+      Client::Builder().handshakeCertificates(certificates.clientWithCertificate()).build();
   EXPECT_EQ(withCertificate.newCall(request)->execute().body()->string(), "known");
   EXPECT_TRUE(mtls.takeRequest().handshake()->peerCertificates().empty());
   EXPECT_EQ(mtls.takeRequest().handshake()->peerPrincipal(), "CN=client");
@@ -256,12 +257,13 @@ TEST_F(HttpsTest, UntrustedClientCertificateIsRefusedByTheServer) {
   mtls.useHttps(certificates.server());
   mtls.requireClientAuth();
   TestCertificates strangers;  // A client certificate from a root the server does not trust.
-  Client stranger = client.newBuilder()
-                        .handshakeCertificates(tls::HandshakeCertificates::Builder()
-                                                   .addTrustedCertificate(certificates.root.certificate())
-                                                   .heldCertificate(strangers.client)
-                                                   .build())
-                        .build();
+  Client stranger =
+      client.newBuilder()
+          .handshakeCertificates(tls::HandshakeCertificates::Builder()
+                                     .addTrustedCertificate(certificates.root.certificate())
+                                     .heldCertificate(strangers.client)
+                                     .build())
+          .build();
   EXPECT_THAT(failureOf(stranger, Request::Builder().url(mtls.url("/")).build()),
               HasSubstr("failed: the server rejected the client's certificate (unknown CA alert)"));
 }

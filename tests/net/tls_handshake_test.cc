@@ -36,9 +36,6 @@ struct TlsClient {
     if (spec) internal::applyConnectionSpec(*spec, ssl.get(), false);
     tls = std::make_unique<TlsSocket>(transport, std::move(ssl));
   }
-  // Closes as a connection does. (OpenSSL forgets a session whose connection ended without
-  // our close_notify: it might have been cut short by an attacker.)
-  ~TlsClient() { tls->sendCloseNotify(); }
 
   std::unique_ptr<Socket> socket;
   internal::SocketTlsTransport transport;
@@ -91,10 +88,10 @@ class TlsHandshakeTest : public ::testing::Test {
 
 TEST_F(TlsHandshakeTest, UntrustedChainNamesTheCertificateAndItsIssuer) {
   TestCertificates strangers;  // A chain from a root the client does not trust.
-  TlsServer server(serverContext(tls::HandshakeCertificates::Builder()
-                                     .heldCertificate(strangers.localhost)
-                                     .build()),
-                   answerOnce());
+  TlsServer server(
+      serverContext(
+          tls::HandshakeCertificates::Builder().heldCertificate(strangers.localhost).build()),
+      answerOnce());
   TlsClient client(*context, server.address());
   Failure failure = handshakeFailure(client);
   EXPECT_EQ(failure.type, "SSLHandshakeException");

@@ -21,6 +21,7 @@
 #include "net/tls_context.h"
 #include "net/tls_socket.h"
 #include "support/tls_certificates.h"
+#include "tern/buffer.h"
 #include "tern/tls/handshake_certificates.h"
 #include "tern/tls/held_certificate.h"
 #include "tls/openssl_access.h"
@@ -87,7 +88,7 @@ class TlsServer {
   }
   int port() const { return listener_.port(); }
 
-  // Waits (at most 5 s) for the server's work to end; the exception it threw, or null.
+  // Waits (at most 5 s) for the server's work to end; the first exception it threw, or null.
   std::exception_ptr serverFailure() {
     if (done_.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
       return std::make_exception_ptr(std::runtime_error("server still running"));
@@ -104,7 +105,11 @@ class TlsServer {
 
  private:
   void run() {
-    for (int i = 0; i < connections_ && !failure_; ++i) serveOne();
+    for (int i = 0; i < connections_; ++i) {
+      serveOne();
+      std::lock_guard lock(mutex_);
+      if (stopping_) break;
+    }
     promise_.set_value();
   }
 
@@ -136,7 +141,7 @@ class TlsServer {
       }
       serve_(tls.get(), *socket);
     } catch (...) {
-      failure_ = std::current_exception();
+      if (!failure_) failure_ = std::current_exception();  // The first one tells most.
     }
     std::lock_guard lock(mutex_);
     socket_ = nullptr;
@@ -157,5 +162,24 @@ class TlsServer {
   std::future<void> done_ = promise_.get_future();
   std::thread thread_;
 };
+
+// A TlsServer's `serve` that answers one HTTP/1.1 request with `body` and closes properly.
+inline TlsServer::Serve respondWith(std::string body) {
+  return [body](internal::TlsSocket* tls, internal::Socket& socket) {
+    Source& source = tls ? tls->source() : socket.source();
+    Sink& sink = tls ? tls->sink() : socket.sink();
+    std::string head;
+    Buffer buffer;
+    while (head.find("\r\n\r\n") == std::string::npos) {
+      if (source.read(buffer, 8192) == -1) return;
+      head += buffer.readUtf8();
+    }
+    Buffer response;
+    response.writeUtf8("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: " +
+                       std::to_string(body.size()) + "\r\n\r\n" + body);
+    sink.write(response, response.size());
+    if (tls) tls->sendCloseNotify();
+  };
+}
 
 }  // namespace tern::testing

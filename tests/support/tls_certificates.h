@@ -11,10 +11,8 @@ namespace tern::testing {
 
 // Fresh certificates per instance: a key generation each, fast with EC P-256.
 struct TestCertificates {
-  tls::HeldCertificate root = tls::HeldCertificate::Builder()
-                                  .certificateAuthority(0)
-                                  .commonName("tern test root")
-                                  .build();
+  tls::HeldCertificate root =
+      tls::HeldCertificate::Builder().certificateAuthority(0).commonName("tern test root").build();
   // Valid for localhost, 127.0.0.1 and ::1.
   tls::HeldCertificate localhost = tls::HeldCertificate::Builder()
                                        .commonName("localhost")

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "tern/http_url.h"
-#include "tern/protocol.h"
-#include "tern/tls/handshake_certificates.h"
 #include "tern/mockwebserver/dispatcher.h"
 #include "tern/mockwebserver/mock_response.h"
 #include "tern/mockwebserver/queue_dispatcher.h"
 #include "tern/mockwebserver/recorded_request.h"
 #include "tern/mockwebserver/socket_policy.h"
+#include "tern/protocol.h"
+#include "tern/tls/handshake_certificates.h"
 
 namespace tern::mockwebserver {
 
