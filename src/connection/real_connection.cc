@@ -11,6 +11,7 @@
 #include "connection/route_database.h"
 #include "http1/http1_exchange_codec.h"
 #include "net/tls_context.h"
+#include "tern/buffer.h"
 #include "tern/exceptions.h"
 #include "tern/ok_hostname_verifier.h"
 #include "tls/openssl_access.h"
@@ -150,6 +151,10 @@ bool RealConnection::isHealthy(bool doExtensiveChecks) {
   if (!doExtensiveChecks && !idleLong) return true;
   if (tlsSocket_) return tlsSocket_->isPeerOpen();
   return socket_->isHealthy(true);
+}
+
+bool RealConnection::hasUnclaimedInput() const noexcept {
+  return source_ && source_->buffer().size() > 0;
 }
 
 void RealConnection::noNewExchanges() {
