@@ -28,12 +28,10 @@ struct OpenSslDeleter {
 using UniqueBio = std::unique_ptr<BIO, OpenSslDeleter<&BIO_free_all>>;
 using UniqueEvpPkey = std::unique_ptr<EVP_PKEY, OpenSslDeleter<&EVP_PKEY_free>>;
 using UniqueX509 = std::unique_ptr<X509, OpenSslDeleter<&X509_free>>;
-using UniqueX509Name = std::unique_ptr<X509_NAME, OpenSslDeleter<&X509_NAME_free>>;
 using UniqueX509Store = std::unique_ptr<X509_STORE, OpenSslDeleter<&X509_STORE_free>>;
 using UniqueX509StoreCtx = std::unique_ptr<X509_STORE_CTX, OpenSslDeleter<&X509_STORE_CTX_free>>;
 using UniqueSsl = std::unique_ptr<SSL, OpenSslDeleter<&SSL_free>>;
 using UniqueSslCtx = std::unique_ptr<SSL_CTX, OpenSslDeleter<&SSL_CTX_free>>;
-using UniqueAsn1Integer = std::unique_ptr<ASN1_INTEGER, OpenSslDeleter<&ASN1_INTEGER_free>>;
 using UniqueBignum = std::unique_ptr<BIGNUM, OpenSslDeleter<&BN_free>>;
 using UniqueGeneralNames = std::unique_ptr<GENERAL_NAMES, OpenSslDeleter<&GENERAL_NAMES_free>>;
 using UniquePkcs8 = std::unique_ptr<PKCS8_PRIV_KEY_INFO, OpenSslDeleter<&PKCS8_PRIV_KEY_INFO_free>>;

@@ -138,7 +138,7 @@ TEST(HeldCertificateTest, Rsa2048) {
   EXPECT_TRUE(held.certificate().isSelfSigned());
 }
 
-TEST(HeldCertificateTest, EcdsaSignedByRsaAndBack) {
+TEST(HeldCertificateTest, EcdsaLeafSignedByRsaRoot) {
   HeldCertificate rsaRoot = HeldCertificate::Builder().rsa2048().certificateAuthority(0).build();
   HeldCertificate ecLeaf = HeldCertificate::Builder().ecdsa256().signedBy(rsaRoot).build();
   EXPECT_EQ(ecLeaf.certificate().publicKeyAlgorithm(), "EC");
