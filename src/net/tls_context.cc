@@ -36,8 +36,10 @@ TlsContext::TlsContext(const tls::HandshakeCertificates& certificates)
   chainCleaner_.emplace(CertificateChainCleaner::get(certificates));
 }
 
-std::shared_ptr<TlsContext> TlsContext::insecure() {
-  auto context = std::make_shared<TlsContext>();
+std::shared_ptr<TlsContext> TlsContext::insecure(
+    const std::optional<tls::HandshakeCertificates>& certificates) {
+  auto context = certificates ? std::make_shared<TlsContext>(*certificates)
+                              : std::make_shared<TlsContext>();
   SSL_CTX_set_verify(context->get(), SSL_VERIFY_NONE, nullptr);
   return context;
 }

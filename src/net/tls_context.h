@@ -35,10 +35,11 @@ class TlsContext {
   // (mutual TLS). Throws std::invalid_argument if the held key does not match its certificate.
   explicit TlsContext(const tls::HandshakeCertificates& certificates);
 
-  // A context that trusts the system's roots but verifies no server at all (curl's --insecure):
-  // any chain is accepted, and the caller must not check the host name either. Throws
-  // IOException if OpenSSL cannot make a context.
-  static std::shared_ptr<TlsContext> insecure();
+  // A context that verifies no server at all (curl's --insecure): any chain is accepted, and the
+  // caller must not check the host name either. Presents `certificates`' held certificate, if
+  // given (mutual TLS). Throws IOException if OpenSSL cannot make a context.
+  static std::shared_ptr<TlsContext> insecure(
+      const std::optional<tls::HandshakeCertificates>& certificates = std::nullopt);
   TlsContext(const TlsContext&) = delete;
   TlsContext& operator=(const TlsContext&) = delete;
 
