@@ -2,28 +2,48 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tern/certificate_pinner.h"
+#include "tern/connection_spec.h"
 #include "tern/dns.h"
+#include "tern/hostname_verifier.h"
 #include "tern/http_url.h"
 #include "tern/protocol.h"
+
+namespace tern::internal {
+class TlsContext;
+}  // namespace tern::internal
 
 namespace tern {
 
 class Authenticator;
 
 // A specification for a connection to an origin server, as OkHttp's Address: the host and port
-// from the URL plus everything about the client that shapes the connection (DNS, protocols, the
-// proxy authenticator; later TLS settings and proxy). Calls with equal addresses may share a
-// pooled connection. An immutable value, cheap to copy.
+// from the URL plus everything about the client that shapes the connection (DNS, protocols,
+// connection specs, the proxy authenticator, and for https the TLS settings: whom to trust, the
+// client certificate, the hostname verifier and the certificate pinner). Calls with equal
+// addresses may share a pooled connection, so two clients with different TLS settings never
+// share one. An immutable value, cheap to copy.
 class Address {
  public:
-  // An address for `uriHost`:`uriPort` over http or https (`https`). Throws
-  // std::invalid_argument if the host is not a valid host, the port is outside 1..65535, or
-  // `dns` or `proxyAuthenticator` is null.
-  Address(std::string_view uriHost, int uriPort, bool https, std::shared_ptr<Dns> dns,
+  // An address for `uriHost`:`uriPort`: https when `sslContext` is set (a client's TLS context,
+  // internal), then with `hostnameVerifier` and `certificatePinner` (required for https, unused
+  // for http). Throws std::invalid_argument if the host is not a valid host, the port is outside
+  // 1..65535, `dns` or `proxyAuthenticator` is null, or an https address lacks a verifier or
+  // pinner.
+  Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
+          std::shared_ptr<internal::TlsContext> sslContext,
+          std::shared_ptr<HostnameVerifier> hostnameVerifier,
+          std::optional<CertificatePinner> certificatePinner,
+          std::shared_ptr<Authenticator> proxyAuthenticator, std::vector<Protocol> protocols,
+          std::vector<ConnectionSpec> connectionSpecs);
+
+  // A cleartext (http) address with the default connection specs, for tests and tools.
+  Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
           std::shared_ptr<Authenticator> proxyAuthenticator, std::vector<Protocol> protocols);
 
   // "http://host:port/" (or https): the scheme, host and port of the origin server.
@@ -33,12 +53,22 @@ class Address {
     return proxyAuthenticator_;
   }
   const std::vector<Protocol>& protocols() const noexcept { return protocols_; }
+  const std::vector<ConnectionSpec>& connectionSpecs() const noexcept { return connectionSpecs_; }
 
-  // True if everything but the host is equal (the same DNS, authenticator, protocols, scheme
-  // and port): what connection coalescing compares.
+  // The TLS context (null for http), hostname verifier and pinner (null / nullopt for http).
+  const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept { return sslContext_; }
+  const std::shared_ptr<HostnameVerifier>& hostnameVerifier() const noexcept {
+    return hostnameVerifier_;
+  }
+  const std::optional<CertificatePinner>& certificatePinner() const noexcept {
+    return certificatePinner_;
+  }
+
+  // True if everything but the host is equal (the same DNS, authenticator, protocols, connection
+  // specs, TLS context, verifier and pins, scheme and port): what connection coalescing compares.
   bool equalsNonHost(const Address& other) const noexcept;
 
-  // Equal host too. Dns and authenticators compare by identity.
+  // Equal host too. Dns, authenticators, TLS contexts and verifiers compare by identity.
   bool operator==(const Address& other) const noexcept;
 
   // "Address{example.com:443}".
@@ -47,8 +77,12 @@ class Address {
  private:
   HttpUrl url_;
   std::shared_ptr<Dns> dns_;
+  std::shared_ptr<internal::TlsContext> sslContext_;
+  std::shared_ptr<HostnameVerifier> hostnameVerifier_;
+  std::optional<CertificatePinner> certificatePinner_;
   std::shared_ptr<Authenticator> proxyAuthenticator_;
   std::vector<Protocol> protocols_;
+  std::vector<ConnectionSpec> connectionSpecs_;
 };
 
 }  // namespace tern

@@ -8,16 +8,21 @@
 
 #include "tern/authenticator.h"
 #include "tern/call.h"
+#include "tern/certificate_pinner.h"
 #include "tern/connection_pool.h"
+#include "tern/connection_spec.h"
 #include "tern/cookie_jar.h"
 #include "tern/dispatcher.h"
 #include "tern/dns.h"
+#include "tern/hostname_verifier.h"
 #include "tern/interceptor.h"
 #include "tern/protocol.h"
 #include "tern/request.h"
+#include "tern/tls/handshake_certificates.h"
 
 namespace tern::internal {
 class RouteDatabase;
+class TlsContext;
 }  // namespace tern::internal
 
 namespace tern {
@@ -67,6 +72,12 @@ class Client {
   const std::shared_ptr<Authenticator>& proxyAuthenticator() const noexcept;
   const std::shared_ptr<CookieJar>& cookieJar() const noexcept;
   const std::vector<Protocol>& protocols() const noexcept;
+  const std::vector<ConnectionSpec>& connectionSpecs() const noexcept;
+  const std::shared_ptr<HostnameVerifier>& hostnameVerifier() const noexcept;
+  const CertificatePinner& certificatePinner() const noexcept;
+
+  // The TLS context https connections are made with (internal; shared like the pool).
+  const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept;
 
   // Every interceptor a call runs, in order: interceptors(), the built-in ones (retries and
   // redirects, headers, connecting), networkInterceptors(), then the one that talks to the
@@ -85,9 +96,11 @@ class Client {
 // Configures a Client. Defaults: 10 s connect, read and write timeouts; no call timeout;
 // redirects followed (also between http and https); retries on connection failure; no
 // interceptors; the system DNS; no authenticators; no cookies; HTTP/2 and HTTP/1.1 (HTTP/2 is
-// used once TLS and ALPN offer it; until then every connection speaks HTTP/1.1); a new
-// dispatcher and connection pool (made by Builder(), so every client it builds shares them).
-// Setters return *this for chaining.
+// used once its codec lands; until then every connection speaks HTTP/1.1); connection specs
+// [MODERN_TLS, CLEARTEXT]; for https the system's trusted roots (/etc/ssl/certs), no client
+// certificate, OkHostnameVerifier and no pins; a new dispatcher, connection pool and TLS context
+// (made by Builder(), so every client it builds shares them, and newBuilder() clients share
+// pooled connections and TLS sessions). Setters return *this for chaining.
 class Client::Builder {
  public:
   Builder();
@@ -143,6 +156,32 @@ class Client::Builder {
   // HTTP_1_0; duplicates are dropped. Throws std::invalid_argument naming the problem.
   Builder& protocols(std::vector<Protocol> protocols);
 
+  // The connection specs to choose from, in order (see ConnectionSpec): https connections use
+  // the first TLS spec OpenSSL can honour and fall back to the next one when a handshake fails
+  // for a reason another offer may fix; http URLs need ConnectionSpec::CLEARTEXT in the list, or
+  // calls to them fail with UnknownServiceException("CLEARTEXT communication not enabled for
+  // client"). Default: {MODERN_TLS, CLEARTEXT}. Duplicates are dropped.
+  Builder& connectionSpecs(std::vector<ConnectionSpec> connectionSpecs);
+
+  // Decides whether a server's certificate is valid for the host asked for, after the chain was
+  // verified. Default: OkHostnameVerifier::instance(). Throws std::invalid_argument if null.
+  Builder& hostnameVerifier(std::shared_ptr<HostnameVerifier> hostnameVerifier);
+
+  // Pins public keys for hosts (see CertificatePinner). Default: no pins.
+  Builder& certificatePinner(CertificatePinner certificatePinner);
+
+  // Whom https connections trust, and the client certificate they present for mutual TLS
+  // (OkHttp's sslSocketFactory(factory, trustManager), built from okhttp-tls's
+  // HandshakeCertificates). Replaces the system's trusted roots unless `certificates` adds them
+  // (addPlatformTrustedCertificates()). Makes a new TLS context, so clients built after this do
+  // not share connections or TLS sessions with ones built before. Throws std::invalid_argument if
+  // the held certificate's key does not match it.
+  Builder& handshakeCertificates(const tls::HandshakeCertificates& certificates);
+
+  // Internal: the TLS context to use as is (the tool's --insecure uses
+  // internal::TlsContext::insecure()). Throws std::invalid_argument if null.
+  Builder& sslContext(std::shared_ptr<internal::TlsContext> sslContext);
+
   // A client with these settings. The builder can be reused.
   Client build() const;
 
@@ -165,6 +204,10 @@ class Client::Builder {
   std::shared_ptr<Authenticator> proxyAuthenticator_;
   std::shared_ptr<CookieJar> cookieJar_;
   std::vector<Protocol> protocols_;
+  std::vector<ConnectionSpec> connectionSpecs_;
+  std::shared_ptr<HostnameVerifier> hostnameVerifier_;
+  CertificatePinner certificatePinner_;
+  std::shared_ptr<internal::TlsContext> sslContext_;  // A new one per Builder(), like the pool.
   std::shared_ptr<internal::RouteDatabase> routeDatabase_;  // Shared by newBuilder() clients.
 };
 

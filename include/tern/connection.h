@@ -1,6 +1,9 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <optional>
+
+#include "tern/handshake.h"
 #include "tern/inet_address.h"
 #include "tern/protocol.h"
 #include "tern/route.h"
@@ -17,8 +20,11 @@ class Connection {
   // The route this connection took: the address and the IP address and port it connected to.
   virtual const Route& route() const = 0;
 
-  // The protocol it speaks (HTTP_1_1 until HTTP/2 and TLS arrive).
+  // The protocol it speaks (HTTP_1_1 until HTTP/2 arrives; then what ALPN chose).
   virtual Protocol protocol() const = 0;
+
+  // The TLS handshake it made, or nullopt for a cleartext (http) connection.
+  virtual std::optional<Handshake> handshake() const = 0;
 
   // The local end of the socket (this host's address and ephemeral port). Throws IOException if
   // the socket has been closed.

@@ -51,16 +51,44 @@ class EOFException : public IOException {
   using IOException::IOException;
 };
 
-// The TLS handshake failed (protocol or cipher mismatch, untrusted or expired certificate).
-class SSLHandshakeException : public IOException {
+// A TLS failure (Java's javax.net.ssl.SSLException); the subtypes below say which kind.
+class SSLException : public IOException {
  public:
   using IOException::IOException;
 };
 
+// The TLS handshake failed (protocol or cipher mismatch, untrusted or expired certificate).
+class SSLHandshakeException : public SSLException {
+ public:
+  using SSLException::SSLException;
+};
+
 // The peer's identity could not be verified (hostname mismatch, certificate pin mismatch).
-class SSLPeerUnverifiedException : public IOException {
+class SSLPeerUnverifiedException : public SSLException {
+ public:
+  using SSLException::SSLException;
+};
+
+// The client cannot use the URL's scheme as configured, as Java's UnknownServiceException: an http
+// URL when the client's connection specs lack ConnectionSpec::CLEARTEXT ("CLEARTEXT communication
+// not enabled for client"), an https URL when none of its specs is a TLS one this OpenSSL can
+// honour ("Unable to find acceptable protocols. ...").
+class UnknownServiceException : public IOException {
  public:
   using IOException::IOException;
+};
+
+// A certificate could not be accepted (untrusted, expired, not yet valid, malformed), as Java's
+// java.security.cert.CertificateException. Not an IOException: it is the cause nested inside the
+// SSLHandshakeException the handshake throws (std::throw_with_nested), which is how a caller (and
+// the connection fallback logic) tells a certificate problem from a protocol one:
+//
+//   catch (const SSLHandshakeException& e) {
+//     try { std::rethrow_if_nested(e); } catch (const CertificateException& cause) { ... }
+//   }
+class CertificateException : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // An HTTP/2 stream was reset by the peer or locally; errorCode is the RST_STREAM code (RFC 9113

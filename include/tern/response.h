@@ -10,6 +10,7 @@
 
 #include "tern/cache_control.h"
 #include "tern/challenge.h"
+#include "tern/handshake.h"
 #include "tern/headers.h"
 #include "tern/protocol.h"
 #include "tern/request.h"
@@ -41,6 +42,9 @@ class Response final {
   int code() const noexcept { return code_; }
   // The reason phrase ("OK"); empty over HTTP/2, which has none.
   const std::string& message() const noexcept { return message_; }
+  // The TLS handshake of the connection that carried the response, or nullopt for http (and for
+  // responses made without a connection).
+  const std::optional<Handshake>& handshake() const noexcept { return handshake_; }
   // True if the code is in [200, 300).
   bool isSuccessful() const noexcept { return code_ >= 200 && code_ < 300; }
   // True for the redirect codes a client follows: 300, 301, 302, 303, 307 and 308.
@@ -98,6 +102,7 @@ class Response final {
   Protocol protocol_;
   int code_;
   std::string message_;
+  std::optional<Handshake> handshake_;
   Headers headers_;
   std::unique_ptr<ResponseBody> body_;
   std::shared_ptr<const Response> networkResponse_;
@@ -119,6 +124,7 @@ class Response::Builder {
   Builder& protocol(Protocol protocol);
   Builder& code(int code);
   Builder& message(std::string message);
+  Builder& handshake(std::optional<Handshake> handshake);
 
   // Sets header `name` to `value`, replacing its values. Throws std::invalid_argument on an
   // invalid name or value.
@@ -149,6 +155,7 @@ class Response::Builder {
   std::optional<Protocol> protocol_;
   int code_ = -1;
   std::optional<std::string> message_;
+  std::optional<Handshake> handshake_;
   Headers::Builder headers_;
   std::unique_ptr<ResponseBody> body_;
   std::shared_ptr<const Response> networkResponse_;

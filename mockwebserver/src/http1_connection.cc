@@ -55,7 +55,7 @@ HttpUrl requestUrl(const ServerState& server, std::string_view method, std::stri
                    const Headers& headers) {
   std::optional<HttpUrl> result;
   if (method == "CONNECT") {
-    result = HttpUrl::parse("http://" + std::string(target) + "/");
+    result = HttpUrl::parse(server.scheme() + "://" + std::string(target) + "/");
   } else if (!target.starts_with('/')) {
     result = HttpUrl::parse(target);
   }
@@ -64,7 +64,7 @@ HttpUrl requestUrl(const ServerState& server, std::string_view method, std::stri
     std::string authority =
         host ? *host : server.hostAddress() + ":" + std::to_string(server.port());
     std::string path = target.starts_with('/') ? std::string(target) : "/";
-    result = HttpUrl::parse("http://" + authority + path);
+    result = HttpUrl::parse(server.scheme() + "://" + authority + path);
   }
   return result ? *result : server.rootUrl();
 }
@@ -80,6 +80,19 @@ Http1Connection::Http1Connection(ServerState& server, FileDescriptor fd, int con
 
 void Http1Connection::serve() noexcept {
   try {
+    if (const ServerTls* tls = server_.tls()) {
+      if (server_.dispatcher()->peek().socketPolicy().is<SocketPolicy::FailHandshake>()) {
+        server_.dispatchBookkeepingRequest(sequenceNumber_, connectionIndex_);
+        ServerTls::failHandshake(socket_);
+        return;
+      }
+      socket_.startTls(tls->context());
+      SSL* ssl = socket_.tls()->ssl();
+      handshake_ = ServerTls::handshakeOf(ssl);
+      if (const char* name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name)) {
+        handshakeServerNames_.emplace_back(name);
+      }
+    }
     if (server_.dispatcher()->peek().socketPolicy().is<SocketPolicy::StallSocketAtStart>()) {
       server_.dispatchBookkeepingRequest(sequenceNumber_, connectionIndex_);
       server_.closing().awaitClose();  // Ignore the socket until the server closes.
@@ -245,7 +258,7 @@ RecordedRequest Http1Connection::readRequest(bool& bodyUnread, bool& disconnecte
   const int64_t bodySize = body.receivedByteCount();
   return RecordedRequest(std::move(requestLine), std::move(recordedHeaders), std::move(chunkSizes),
                          bodySize, body.kept().readUtf8(), sequenceNumber_, connectionIndex_, url,
-                         failure);
+                         failure, handshake_, handshakeServerNames_);
 }
 
 bool Http1Connection::readChunkedBody(BodyTransfer& transfer, TruncatingSink& body,

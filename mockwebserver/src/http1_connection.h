@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,9 @@
 
 namespace tern::mockwebserver::internal {
 
-// Serves HTTP/1.1 (RFC 9112) on one accepted connection, request after request, until the
-// client closes it, a socket policy ends it, a request is malformed, or the server closes.
+// Serves HTTP/1.1 (RFC 9112) on one accepted connection (over TLS first when the server uses
+// https), request after request, until the client closes it, a socket policy ends it, a request
+// is malformed, or the server closes.
 // Runs on the connection's own thread; not thread-safe.
 class Http1Connection {
  public:
@@ -70,6 +72,8 @@ class Http1Connection {
   std::unique_ptr<BufferedSink> sink_;
   int connectionIndex_;
   int sequenceNumber_ = 0;
+  std::optional<Handshake> handshake_;  // Over TLS, once the handshake is done.
+  std::vector<std::string> handshakeServerNames_;
 };
 
 }  // namespace tern::mockwebserver::internal

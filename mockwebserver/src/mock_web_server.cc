@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "http1_connection.h"
 #include "server_socket.h"
 #include "server_state.h"
+#include "server_tls.h"
 #include "tern/exceptions.h"
 
 namespace tern::mockwebserver {
@@ -65,10 +67,21 @@ struct MockWebServer::Impl {
 
   internal::ServerState state;
 
-  mutable std::mutex mutex;  // Guards started, closed and acceptThread.
+  mutable std::mutex mutex;  // Guards started, closed, acceptThread and the TLS settings.
   bool started = false;
   bool closed = false;
   std::thread acceptThread;
+  std::optional<tls::HandshakeCertificates> httpsCertificates;
+  internal::ClientAuth clientAuth = internal::ClientAuth::kNone;
+  std::vector<Protocol> protocols{Protocol::HTTP_2, Protocol::HTTP_1_1};
+
+  // Throws std::logic_error naming `method` if the server has started. `mutex` held.
+  void checkNotStartedLocked(const char* method) const {
+    if (started || closed) {
+      throw std::logic_error(std::string("MockWebServer::") + method +
+                             ": call it before the server starts");
+    }
+  }
 
   std::mutex connectionsMutex;
   std::list<std::unique_ptr<ConnectionThread>> connections;  // Guarded by connectionsMutex.
@@ -171,6 +184,11 @@ void MockWebServer::start(std::string_view host, int port) {
   if (impl_->closed) throw std::logic_error("MockWebServer::start: the server was closed");
   if (impl_->started) return;
 
+  if (impl_->httpsCertificates) {
+    impl_->state.setTls(std::make_unique<internal::ServerTls>(*impl_->httpsCertificates,
+                                                              impl_->clientAuth, impl_->protocols));
+  }
+
   const std::string hostName(host);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -257,6 +275,44 @@ HttpUrl MockWebServer::url(std::string_view path) {
     throw std::invalid_argument("MockWebServer::url: invalid path \"" + std::string(path) + "\"");
   }
   return *result;
+}
+
+void MockWebServer::useHttps(const tls::HandshakeCertificates& certificates) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->checkNotStartedLocked("useHttps");
+  impl_->httpsCertificates = certificates;
+}
+
+void MockWebServer::requestClientAuth() {
+  std::lock_guard lock(impl_->mutex);
+  impl_->checkNotStartedLocked("requestClientAuth");
+  impl_->clientAuth = internal::ClientAuth::kRequested;
+}
+
+void MockWebServer::requireClientAuth() {
+  std::lock_guard lock(impl_->mutex);
+  impl_->checkNotStartedLocked("requireClientAuth");
+  impl_->clientAuth = internal::ClientAuth::kRequired;
+}
+
+void MockWebServer::noClientAuth() {
+  std::lock_guard lock(impl_->mutex);
+  impl_->checkNotStartedLocked("noClientAuth");
+  impl_->clientAuth = internal::ClientAuth::kNone;
+}
+
+void MockWebServer::protocols(std::vector<Protocol> protocols) {
+  if (std::find(protocols.begin(), protocols.end(), Protocol::HTTP_1_1) == protocols.end()) {
+    throw std::invalid_argument("MockWebServer::protocols: must contain http/1.1");
+  }
+  std::lock_guard lock(impl_->mutex);
+  impl_->checkNotStartedLocked("protocols");
+  impl_->protocols = std::move(protocols);
+}
+
+std::vector<Protocol> MockWebServer::protocols() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->protocols;
 }
 
 void MockWebServer::enqueue(MockResponse response) {

@@ -10,7 +10,9 @@ namespace tern::mockwebserver {
 RecordedRequest::RecordedRequest(std::string requestLine, Headers headers,
                                  std::vector<int64_t> chunkSizes, int64_t bodySize,
                                  std::string body, int sequenceNumber, int connectionIndex,
-                                 const HttpUrl& url, std::exception_ptr failure)
+                                 const HttpUrl& url, std::exception_ptr failure,
+                                 std::optional<Handshake> handshake,
+                                 std::vector<std::string> handshakeServerNames)
     : requestLine_(std::move(requestLine)),
       url_(url),
       headers_(std::move(headers)),
@@ -19,7 +21,9 @@ RecordedRequest::RecordedRequest(std::string requestLine, Headers headers,
       body_(std::move(body)),
       sequenceNumber_(sequenceNumber),
       connectionIndex_(connectionIndex),
-      failure_(std::move(failure)) {
+      failure_(std::move(failure)),
+      handshake_(std::move(handshake)),
+      handshakeServerNames_(std::move(handshakeServerNames)) {
   // "method SP request-target SP HTTP-version" (RFC 9112 §3); a malformed line fills what it can.
   const size_t methodEnd = requestLine_.find(' ');
   method_ = requestLine_.substr(0, methodEnd);

@@ -13,6 +13,8 @@
 #include <span>
 #include <stdexcept>
 
+#include "tls/openssl_util.h"
+
 namespace tern::mockwebserver::internal {
 
 std::string errnoMessage(int error) {
@@ -101,6 +103,31 @@ short awaitReady(int fd, short events, const CloseSignal& closing) {
 ConnectionSocket::ConnectionSocket(FileDescriptor fd, const CloseSignal& closing)
     : fd_(std::move(fd)), closing_(closing) {}
 
+ConnectionSocket::~ConnectionSocket() { close(); }
+
+void ConnectionSocket::startTls(SSL_CTX* context) {
+  tern::internal::UniqueSsl ssl(SSL_new(context));
+  if (!ssl) throw IOException(tern::internal::withOpenSslErrors("MockWebServer: SSL_new"));
+  SSL_set_accept_state(ssl.get());
+  auto tls = std::make_unique<tern::internal::TlsSocket>(transport_, std::move(ssl));
+  tls->handshake(std::chrono::milliseconds(0));  // No limit: close() ends the wait.
+  tls_ = std::move(tls);
+}
+
+void ConnectionSocket::close() noexcept {
+  if (tls_ && fd_.valid()) tls_->sendCloseNotify();
+  fd_.reset();
+}
+
+void ConnectionSocket::Transport::awaitReady(bool forWrite, const Timeout&) const {
+  internal::awaitReady(socket_.requireOpen(), forWrite ? POLLOUT : POLLIN, socket_.closing_);
+}
+
+void ConnectionSocket::Transport::checkOpen() const {
+  if (socket_.closing_.fired()) throw ServerClosedException();
+  socket_.requireOpen();
+}
+
 int ConnectionSocket::requireOpen() const {
   if (!fd_.valid()) throw IOException("MockWebServer: socket closed");
   return fd_.get();
@@ -111,7 +138,9 @@ void ConnectionSocket::shutdownInput() noexcept {
 }
 
 void ConnectionSocket::shutdownOutput() noexcept {
-  if (fd_.valid()) ::shutdown(fd_.get(), SHUT_WR);
+  if (!fd_.valid()) return;
+  if (tls_) tls_->sendCloseNotify();
+  ::shutdown(fd_.get(), SHUT_WR);
 }
 
 int64_t ConnectionSocket::SocketSource::read(Buffer& sink, int64_t byteCount) {
@@ -119,6 +148,7 @@ int64_t ConnectionSocket::SocketSource::read(Buffer& sink, int64_t byteCount) {
     throw std::invalid_argument("read: byteCount < 0: " + std::to_string(byteCount));
   }
   if (byteCount == 0) return 0;
+  if (socket_.tls_) return socket_.tls_->source().read(sink, byteCount);
   while (true) {
     const int fd = socket_.requireOpen();
     std::span<std::byte> target = sink.writableSegment(1);
@@ -142,6 +172,10 @@ int64_t ConnectionSocket::SocketSource::read(Buffer& sink, int64_t byteCount) {
 void ConnectionSocket::SocketSink::write(Buffer& source, int64_t byteCount) {
   if (byteCount < 0 || byteCount > source.size()) {
     throw std::invalid_argument("write: byteCount " + std::to_string(byteCount) + " out of range");
+  }
+  if (socket_.tls_) {
+    socket_.tls_->sink().write(source, byteCount);
+    return;
   }
   while (byteCount > 0) {
     const int fd = socket_.requireOpen();

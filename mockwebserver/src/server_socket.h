@@ -4,8 +4,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "net/tls_socket.h"
+#include "net/tls_transport.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
 #include "tern/sink.h"
@@ -76,11 +79,13 @@ class CloseSignal {
 short awaitReady(int fd, short events, const CloseSignal& closing);
 
 // One accepted connection: a non-blocking socket read and written as if it were blocking, except
-// that every wait also ends when the server closes (ServerClosedException). Used by one
-// connection thread only; not thread-safe.
+// that every wait also ends when the server closes (ServerClosedException). After startTls() its
+// source and sink carry the plaintext of a TLS connection (tern's TlsSocket, driven here with the
+// server's own waits). Used by one connection thread only; not thread-safe.
 class ConnectionSocket {
  public:
   ConnectionSocket(FileDescriptor fd, const CloseSignal& closing);
+  ~ConnectionSocket();
   ConnectionSocket(const ConnectionSocket&) = delete;
   ConnectionSocket& operator=(const ConnectionSocket&) = delete;
 
@@ -90,12 +95,21 @@ class ConnectionSocket {
   Source& source() noexcept { return source_; }
   Sink& sink() noexcept { return sink_; }
 
-  // shutdown(SHUT_RD) / shutdown(SHUT_WR): half-closes, keeping the descriptor.
+  // Runs the server side of a TLS handshake with `context`, waiting as long as the client takes
+  // (or until the server closes). Throws SSLHandshakeException and the like if it fails,
+  // ServerClosedException if the server closes meanwhile.
+  void startTls(SSL_CTX* context);
+
+  // The TLS layer once startTls() succeeded, else null.
+  tern::internal::TlsSocket* tls() noexcept { return tls_.get(); }
+
+  // shutdown(SHUT_RD) / shutdown(SHUT_WR): half-closes, keeping the descriptor. Over TLS,
+  // shutdownOutput() sends the close_notify alert first.
   void shutdownInput() noexcept;
   void shutdownOutput() noexcept;
 
-  // Closes the socket now. Idempotent.
-  void close() noexcept { fd_.reset(); }
+  // Closes the socket now (over TLS, after a close_notify alert). Idempotent.
+  void close() noexcept;
   bool isClosed() const noexcept { return !fd_.valid(); }
 
  private:
@@ -124,12 +138,27 @@ class ConnectionSocket {
     Timeout timeout_;  // Unused, as SocketSource's.
   };
 
+  // The socket as TLS sees it: its descriptor, and the server's waits.
+  class Transport final : public tern::internal::TlsTransport {
+   public:
+    explicit Transport(ConnectionSocket& socket) : socket_(socket) {}
+    int fd() const override { return socket_.fd_.get(); }
+    void awaitReady(bool forWrite, const Timeout& timeout) const override;
+    void checkOpen() const override;
+    std::string peerName() const override { return "MockWebServer client"; }
+
+   private:
+    ConnectionSocket& socket_;
+  };
+
   int requireOpen() const;  // The descriptor; throws IOException("socket closed") if closed.
 
   FileDescriptor fd_;
   const CloseSignal& closing_;
   SocketSource source_{*this};
   SocketSink sink_{*this};
+  Transport transport_{*this};
+  std::unique_ptr<tern::internal::TlsSocket> tls_;  // After startTls().
 };
 
 // A description of errno for exception messages: "Connection reset by peer (errno 104)".

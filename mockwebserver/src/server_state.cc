@@ -19,7 +19,7 @@ void ServerState::setAddress(std::string hostName, std::string hostAddress, int 
 HttpUrl ServerState::rootUrl() const {
   const bool ipv6 = hostName_.find(':') != std::string::npos;
   const std::string host = ipv6 ? "[" + hostName_ + "]" : hostName_;
-  return HttpUrl::get("http://" + host + ":" + std::to_string(port_) + "/");
+  return HttpUrl::get(scheme() + "://" + host + ":" + std::to_string(port_) + "/");
 }
 
 std::shared_ptr<Dispatcher> ServerState::dispatcher() const {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "server_socket.h"
+#include "server_tls.h"
 #include "tern/http_url.h"
 #include "tern/mockwebserver/dispatcher.h"
 #include "tern/mockwebserver/recorded_request.h"
@@ -32,8 +33,15 @@ class ServerState {
   // The bound address as it goes in a URL authority: "127.0.0.1", "[::1]".
   const std::string& hostAddress() const noexcept { return hostAddress_; }
   int port() const noexcept { return port_; }
-  // "http://<hostName>:<port>/": the base of url() and the fallback RecordedRequest::url().
+  // "http://<hostName>:<port>/" ("https" once useHttps()): the base of url() and the fallback
+  // RecordedRequest::url().
   HttpUrl rootUrl() const;
+  // "http" or "https".
+  std::string scheme() const { return tls_ ? "https" : "http"; }
+
+  // Set once by useHttps() before start(), before any server thread runs; read-only afterwards.
+  void setTls(std::unique_ptr<ServerTls> tls) { tls_ = std::move(tls); }
+  const ServerTls* tls() const noexcept { return tls_.get(); }
 
   std::shared_ptr<Dispatcher> dispatcher() const;
   void setDispatcher(std::shared_ptr<Dispatcher> dispatcher);
@@ -64,6 +72,7 @@ class ServerState {
   std::string hostName_;
   std::string hostAddress_;
   int port_ = -1;
+  std::unique_ptr<ServerTls> tls_;
 
   mutable std::mutex mutex_;
   std::condition_variable requestRecorded_;

@@ -40,6 +40,7 @@ struct PolicyName {
   std::string operator()(const SocketPolicy::StallSocketAtStart&) const {
     return "StallSocketAtStart";
   }
+  std::string operator()(const SocketPolicy::FailHandshake&) const { return "FailHandshake"; }
   std::string operator()(const SocketPolicy::NoResponse&) const { return "NoResponse"; }
 };
 

@@ -10,6 +10,7 @@
 #include "call/real_interceptor_chain.h"
 #include "connection/exchange.h"
 #include "connection/exchange_codec.h"
+#include "connection/real_connection.h"
 #include "http/http_method.h"
 #include "io/ascii.h"
 #include "tern/buffered_sink.h"
@@ -79,6 +80,7 @@ Response CallServerInterceptor::intercept(Chain& chain) {
     }
     Response response = std::move(*responseBuilder)
                             .request(request)
+                            .handshake(exchange.connection().handshake())
                             .sentRequestAtMillis(sentRequestMillis)
                             .receivedResponseAtMillis(currentTimeMillis())
                             .build();
@@ -87,6 +89,7 @@ Response CallServerInterceptor::intercept(Chain& chain) {
       responseBuilder = exchange.readResponseHeaders(false);
       response = std::move(*responseBuilder)
                      .request(request)
+                     .handshake(exchange.connection().handshake())
                      .sentRequestAtMillis(sentRequestMillis)
                      .receivedResponseAtMillis(currentTimeMillis())
                      .build();

@@ -12,6 +12,8 @@
 #include "call/real_interceptor_chain.h"
 #include "call/retry_and_follow_up_interceptor.h"
 #include "connection/route_database.h"
+#include "net/tls_context.h"
+#include "tern/ok_hostname_verifier.h"
 
 namespace tern {
 
@@ -96,6 +98,18 @@ const std::vector<Protocol>& Client::protocols() const noexcept {
 const std::vector<std::shared_ptr<Interceptor>>& Client::callInterceptors() const noexcept {
   return state_->chain;
 }
+const std::vector<ConnectionSpec>& Client::connectionSpecs() const noexcept {
+  return state_->settings.connectionSpecs_;
+}
+const std::shared_ptr<HostnameVerifier>& Client::hostnameVerifier() const noexcept {
+  return state_->settings.hostnameVerifier_;
+}
+const CertificatePinner& Client::certificatePinner() const noexcept {
+  return state_->settings.certificatePinner_;
+}
+const std::shared_ptr<internal::TlsContext>& Client::sslContext() const noexcept {
+  return state_->settings.sslContext_;
+}
 internal::RouteDatabase& Client::routeDatabase() const noexcept {
   return *state_->settings.routeDatabase_;
 }
@@ -108,6 +122,9 @@ Client::Builder::Builder()
       proxyAuthenticator_(Authenticator::none()),
       cookieJar_(CookieJar::noCookies()),
       protocols_{Protocol::HTTP_2, Protocol::HTTP_1_1},
+      connectionSpecs_{ConnectionSpec::MODERN_TLS, ConnectionSpec::CLEARTEXT},
+      hostnameVerifier_(OkHostnameVerifier::instance()),
+      sslContext_(std::make_shared<internal::TlsContext>()),
       routeDatabase_(std::make_shared<internal::RouteDatabase>()) {}
 
 Client::Builder& Client::Builder::connectTimeout(std::chrono::nanoseconds timeout) {
@@ -218,6 +235,39 @@ Client::Builder& Client::Builder::protocols(std::vector<Protocol> protocols) {
   }
   if (has(Protocol::HTTP_1_0)) throw std::invalid_argument("protocols must not contain http/1.0");
   protocols_ = std::move(unique);
+  return *this;
+}
+
+Client::Builder& Client::Builder::connectionSpecs(std::vector<ConnectionSpec> connectionSpecs) {
+  std::vector<ConnectionSpec> unique;
+  for (ConnectionSpec& spec : connectionSpecs) {
+    if (std::find(unique.begin(), unique.end(), spec) == unique.end()) {
+      unique.push_back(std::move(spec));
+    }
+  }
+  connectionSpecs_ = std::move(unique);
+  return *this;
+}
+
+Client::Builder& Client::Builder::hostnameVerifier(
+    std::shared_ptr<HostnameVerifier> hostnameVerifier) {
+  hostnameVerifier_ = checkNotNull(std::move(hostnameVerifier), "hostnameVerifier");
+  return *this;
+}
+
+Client::Builder& Client::Builder::certificatePinner(CertificatePinner certificatePinner) {
+  certificatePinner_ = std::move(certificatePinner);
+  return *this;
+}
+
+Client::Builder& Client::Builder::handshakeCertificates(
+    const tls::HandshakeCertificates& certificates) {
+  sslContext_ = std::make_shared<internal::TlsContext>(certificates);
+  return *this;
+}
+
+Client::Builder& Client::Builder::sslContext(std::shared_ptr<internal::TlsContext> sslContext) {
+  sslContext_ = checkNotNull(std::move(sslContext), "sslContext");
   return *this;
 }
 

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "call/real_call.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -126,8 +127,16 @@ void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newE
   if (!newExchangeFinder) return;
 
   const HttpUrl& url = request.url();
-  Address address(url.host(), url.port(), url.isHttps(), client_.dns(),
-                  client_.proxyAuthenticator(), client_.protocols());
+  const std::vector<ConnectionSpec>& specs = client_.connectionSpecs();
+  if (!url.isHttps() &&
+      std::find(specs.begin(), specs.end(), ConnectionSpec::CLEARTEXT) == specs.end()) {
+    throw UnknownServiceException("CLEARTEXT communication not enabled for client");
+  }
+  std::shared_ptr<internal::TlsContext> sslContext;
+  if (url.isHttps()) sslContext = client_.sslContext();
+  Address address(url.host(), url.port(), client_.dns(), std::move(sslContext),
+                  client_.hostnameVerifier(), client_.certificatePinner(),
+                  client_.proxyAuthenticator(), client_.protocols(), specs);
   auto finder = std::make_unique<ExchangeFinder>(client_.connectionPool()->delegate(),
                                                  std::move(address), *this);
   std::lock_guard lock(mutex_);

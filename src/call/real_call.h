@@ -61,7 +61,8 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
 
   // Prepares for an exchange for `request`; with `newExchangeFinder` a new route plan (after a
   // redirect), else the retry continues the last one. Throws std::logic_error if the previous
-  // response is still open, IOException if the URL cannot be reached (https before TLS).
+  // response is still open, UnknownServiceException for an http URL when the client's connection
+  // specs lack CLEARTEXT.
   void enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder);
 
   // Finds a connection and opens an exchange on it (ConnectInterceptor). Throws IOException

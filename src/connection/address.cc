@@ -18,23 +18,50 @@ int checkPort(int port) {
 
 }  // namespace
 
-Address::Address(std::string_view uriHost, int uriPort, bool https, std::shared_ptr<Dns> dns,
-                 std::shared_ptr<Authenticator> proxyAuthenticator, std::vector<Protocol> protocols)
+Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
+                 std::shared_ptr<internal::TlsContext> sslContext,
+                 std::shared_ptr<HostnameVerifier> hostnameVerifier,
+                 std::optional<CertificatePinner> certificatePinner,
+                 std::shared_ptr<Authenticator> proxyAuthenticator, std::vector<Protocol> protocols,
+                 std::vector<ConnectionSpec> connectionSpecs)
     : url_(HttpUrl::Builder()
-               .scheme(https ? "https" : "http")
+               .scheme(sslContext ? "https" : "http")
                .host(uriHost)
                .port(checkPort(uriPort))
                .build()),
       dns_(std::move(dns)),
+      sslContext_(std::move(sslContext)),
+      hostnameVerifier_(std::move(hostnameVerifier)),
+      certificatePinner_(std::move(certificatePinner)),
       proxyAuthenticator_(std::move(proxyAuthenticator)),
-      protocols_(std::move(protocols)) {
+      protocols_(std::move(protocols)),
+      connectionSpecs_(std::move(connectionSpecs)) {
   if (!dns_) throw std::invalid_argument("Address: dns == null");
   if (!proxyAuthenticator_) throw std::invalid_argument("Address: proxyAuthenticator == null");
+  if (sslContext_ && !hostnameVerifier_) {
+    throw std::invalid_argument("Address: hostnameVerifier == null for https");
+  }
+  if (sslContext_ && !certificatePinner_) {
+    throw std::invalid_argument("Address: certificatePinner == null for https");
+  }
+  if (!sslContext_) {
+    // Meaningless without TLS; dropped so that http addresses compare equal regardless.
+    hostnameVerifier_.reset();
+    certificatePinner_.reset();
+  }
 }
+
+Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
+                 std::shared_ptr<Authenticator> proxyAuthenticator, std::vector<Protocol> protocols)
+    : Address(uriHost, uriPort, std::move(dns), nullptr, nullptr, std::nullopt,
+              std::move(proxyAuthenticator), std::move(protocols),
+              {ConnectionSpec::MODERN_TLS, ConnectionSpec::CLEARTEXT}) {}
 
 bool Address::equalsNonHost(const Address& other) const noexcept {
   return dns_ == other.dns_ && proxyAuthenticator_ == other.proxyAuthenticator_ &&
-         protocols_ == other.protocols_ && url_.scheme() == other.url_.scheme() &&
+         protocols_ == other.protocols_ && connectionSpecs_ == other.connectionSpecs_ &&
+         sslContext_ == other.sslContext_ && hostnameVerifier_ == other.hostnameVerifier_ &&
+         certificatePinner_ == other.certificatePinner_ && url_.scheme() == other.url_.scheme() &&
          url_.port() == other.url_.port();
 }
 

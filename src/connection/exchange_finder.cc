@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "call/real_call.h"
+#include "connection/connection_spec_selector.h"
 #include "connection/real_connection.h"
 #include "connection/real_connection_pool.h"
 #include "connection/route_database.h"
@@ -92,13 +93,27 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     route = routeSelection_->next();
   }
 
-  auto newConnection = std::make_shared<RealConnection>(pool_, *route);
-  call_.setConnectionToCancel(newConnection);
-  try {
-    newConnection->connect(connectTimeout);
-  } catch (...) {
-    call_.setConnectionToCancel(nullptr);
-    throw;
+  // A TLS handshake that fails for a reason another connection spec may fix is tried again on a
+  // new connection with the next spec (OkHttp's TLS fallback).
+  ConnectionSpecSelector specSelector(address_.connectionSpecs());
+  std::shared_ptr<RealConnection> newConnection;
+  while (true) {
+    newConnection = std::make_shared<RealConnection>(pool_, *route);
+    call_.setConnectionToCancel(newConnection);
+    try {
+      newConnection->connect(connectTimeout, specSelector);
+      break;
+    } catch (const IOException& e) {
+      call_.setConnectionToCancel(nullptr);
+      newConnection->closeSocket();
+      if (!call_.client().retryOnConnectionFailure() || !specSelector.connectionFailed(e) ||
+          call_.isCanceled()) {
+        throw;
+      }
+    } catch (...) {
+      call_.setConnectionToCancel(nullptr);
+      throw;
+    }
   }
   call_.setConnectionToCancel(nullptr);
   call_.client().routeDatabase().connected(newConnection->route());

@@ -1,16 +1,56 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "connection/real_connection.h"
 
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "call/real_call.h"
+#include "connection/connection_spec_selector.h"
 #include "connection/real_connection_pool.h"
 #include "connection/route_database.h"
 #include "http1/http1_exchange_codec.h"
+#include "net/tls_context.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
+#include "tern/ok_hostname_verifier.h"
+#include "tls/openssl_access.h"
 
 namespace tern::internal {
+namespace {
+
+// Whether tern can speak HTTP/2 on a connection whose ALPN chose "h2". Until the HTTP/2 codec
+// lands, "h2" is not offered, so that servers answer in HTTP/1.1.
+constexpr bool kHttp2Available = false;
+
+// The ALPN identifiers to offer for `protocols` (RFC 7301), in the client's order of preference.
+std::vector<std::string> alpnProtocols(const std::vector<Protocol>& protocols) {
+  std::vector<std::string> result;
+  for (Protocol protocol : protocols) {
+    if (protocol == Protocol::HTTP_1_1 || (protocol == Protocol::HTTP_2 && kHttp2Available)) {
+      result.emplace_back(toString(protocol));
+    }
+  }
+  return result;
+}
+
+// "[a, b]", as Kotlin prints a list (OkHttp's messages do).
+std::string listText(const std::vector<std::string>& items) {
+  std::string result = "[";
+  for (size_t i = 0; i < items.size(); ++i) result += (i > 0 ? ", " : "") + items[i];
+  return result + "]";
+}
+
+// OkHttp's message for a certificate that does not match the host.
+std::string hostnameMismatch(const std::string& host, const std::vector<Certificate>& peer) {
+  if (peer.empty()) return "Hostname " + host + " not verified (no certificates)";
+  const Certificate& leaf = peer.front();
+  return "Hostname " + host + " not verified:\n    certificate: " + CertificatePinner::pin(leaf) +
+         "\n    DN: " + leaf.subject() +
+         "\n    subjectAltNames: " + listText(OkHostnameVerifier::allSubjectAltNames(leaf));
+}
+
+}  // namespace
 
 RealConnection::RealConnection(RealConnectionPool& pool, Route route)
     : pool_(pool),
@@ -20,20 +60,74 @@ RealConnection::RealConnection(RealConnectionPool& pool, Route route)
 
 RealConnection::~RealConnection() = default;
 
-void RealConnection::connect(std::chrono::milliseconds connectTimeout) {
-  if (route_.address().url().isHttps()) {
-    throw IOException("Cannot connect to " + route_.address().url().toString() +
-                      ": https needs TLS, which this version of tern does not have yet");
-  }
+void RealConnection::connect(std::chrono::milliseconds connectTimeout,
+                             ConnectionSpecSelector& specSelector) {
   socket_->connect(route_.socketAddress(), connectTimeout);
-  source_ = buffer(socket_->source());
-  sink_ = buffer(socket_->sink());
+  if (route_.address().sslContext()) {
+    connectTls(connectTimeout, specSelector);
+    source_ = buffer(tlsSocket_->source());
+    sink_ = buffer(tlsSocket_->sink());
+  } else {
+    source_ = buffer(socket_->source());
+    sink_ = buffer(socket_->sink());
+  }
+}
+
+void RealConnection::connectTls(std::chrono::milliseconds connectTimeout,
+                                ConnectionSpecSelector& specSelector) {
+  const Address& address = route_.address();
+  const TlsContext& context = *address.sslContext();
+  const std::string& host = address.url().host();
+  const int port = address.url().port();
+
+  UniqueSsl ssl = context.newSsl(host, port, alpnProtocols(address.protocols()));
+  specSelector.configureSecureSocket(ssl.get());
+  transport_ = std::make_unique<SocketTlsTransport>(*socket_);
+  tlsSocket_ = std::make_unique<TlsSocket>(*transport_, std::move(ssl));
+  tlsSocket_->handshake(connectTimeout);
+
+  // The chain verified; now whether it names this host, and whether it holds a pinned key.
+  SSL* connected = tlsSocket_->ssl();
+  std::vector<Certificate> peer = peerCertificates(connected);
+  const std::string sessionKey = TlsContext::sessionKey(host, port);
+  if (!address.hostnameVerifier()->verify(host, peer)) {
+    context.sessionCache().remove(sessionKey);  // A resumed session must not skip this check.
+    throw SSLPeerUnverifiedException(hostnameMismatch(host, peer));
+  }
+  const CertificatePinner& pinner = *address.certificatePinner();
+  std::vector<Certificate> cleaned;
+  if (!pinner.findMatchingPins(host).empty()) {
+    try {
+      cleaned = context.chainCleaner().clean(peer, host);
+      pinner.check(host, cleaned);
+    } catch (const SSLPeerUnverifiedException&) {
+      context.sessionCache().remove(sessionKey);
+      throw;
+    }
+  } else {
+    // For Handshake::peerCertificates(): the verified path when it can be rebuilt, else the chain
+    // as sent (an insecure client's server may be anyone).
+    try {
+      cleaned = peer.empty() ? peer : context.chainCleaner().clean(peer, host);
+    } catch (const SSLPeerUnverifiedException&) {
+      cleaned = peer;
+    }
+  }
+
+  const char* version = SSL_get_version(connected);
+  const char* cipher = SSL_CIPHER_standard_name(SSL_get_current_cipher(connected));
+  handshake_.emplace(tlsVersionForJavaName(version), CipherSuite::forJavaName(cipher),
+                     std::move(cleaned), localCertificates(connected));
+  std::optional<std::string> alpn = tlsSocket_->selectedAlpnProtocol();
+  protocol_ = alpn && *alpn == "h2" ? Protocol::HTTP_2 : Protocol::HTTP_1_1;
 }
 
 std::unique_ptr<ExchangeCodec> RealConnection::newCodec(std::chrono::milliseconds readTimeout,
                                                         std::chrono::milliseconds writeTimeout) {
-  socket_->source().timeout().timeout(readTimeout);
-  socket_->sink().timeout().timeout(writeTimeout);
+  Source& source = tlsSocket_ ? tlsSocket_->source() : socket_->source();
+  Sink& sink = tlsSocket_ ? tlsSocket_->sink() : socket_->sink();
+  source.timeout().timeout(readTimeout);
+  sink.timeout().timeout(writeTimeout);
   return std::make_unique<Http1ExchangeCodec>(*this, *source_, *sink_);
 }
 
@@ -51,9 +145,11 @@ bool RealConnection::isHealthy(bool doExtensiveChecks) {
     idleAt = idleAtNanos_;
   }
   // A connection idle a while may have been closed by the server; a request that must not be
-  // sent twice cannot risk finding out by failing. Both pay for one non-blocking peek.
+  // sent twice cannot risk finding out by failing. Both pay for one non-blocking peek (through
+  // TLS, so that a close_notify waiting to be read counts as closed).
   bool idleLong = pool_.nanoTime() - idleAt >= kIdleConnectionHealthy;
   if (!doExtensiveChecks && !idleLong) return true;
+  if (tlsSocket_) return tlsSocket_->isPeerOpen();
   return socket_->isHealthy(true);
 }
 
@@ -78,7 +174,12 @@ void RealConnection::trackFailure(RealCall& call, const IOException&) {
   }
 }
 
-void RealConnection::closeSocket() noexcept { socket_->close(); }
+void RealConnection::closeSocket() noexcept {
+  // A close_notify first, so the server sees a clean end, and OpenSSL keeps the TLS session for
+  // resumption (it forgets sessions of connections that end without one).
+  if (tlsSocket_ && !socket_->isCanceled()) tlsSocket_->sendCloseNotify();
+  socket_->close();
+}
 
 InetSocketAddress RealConnection::localAddress() const { return socket_->localAddress(); }
 

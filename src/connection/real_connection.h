@@ -7,19 +7,22 @@
 
 #include "connection/exchange_codec.h"
 #include "net/socket.h"
+#include "net/tls_socket.h"
 #include "tern/buffered_sink.h"
 #include "tern/buffered_source.h"
 #include "tern/connection.h"
+#include "tern/handshake.h"
 #include "tern/route.h"
 
 namespace tern::internal {
 
+class ConnectionSpecSelector;
 class RealCall;
 class RealConnectionPool;
 
-// One TCP connection to a server, carrying one HTTP/1.1 exchange at a time, as OkHttp's
-// RealConnection. Made by ExchangeFinder, connected on the call's thread, then owned by the
-// pool (std::shared_ptr), which lends it to one call at a time.
+// One TCP connection to a server (with TLS on top for https), carrying one HTTP/1.1 exchange at
+// a time, as OkHttp's RealConnection. Made by ExchangeFinder, connected on the call's thread, then
+// owned by the pool (std::shared_ptr), which lends it to one call at a time.
 //
 // Threads and locks: the call that holds it connects it and drives its codec; any thread may
 // cancel() it. The bookkeeping below (calls_, noNewExchanges_, counts, idleAtNanos_) is
@@ -38,10 +41,14 @@ class RealConnection final : public Connection, public ExchangeCodec::Carrier {
   RealConnection(const RealConnection&) = delete;
   RealConnection& operator=(const RealConnection&) = delete;
 
-  // Opens the TCP connection within `connectTimeout` (zero: no limit). Throws
-  // ConnectException, SocketTimeoutException, InterruptedIOException("Canceled") after cancel(),
-  // and IOException for an https address (TLS is not implemented yet).
-  void connect(std::chrono::milliseconds connectTimeout);
+  // Opens the TCP connection within `connectTimeout` (zero: no limit), and for https runs the
+  // TLS handshake within `connectTimeout` again, with the spec `specSelector` picks, then checks
+  // the server's identity: the hostname verifier against the certificates, the certificate pinner
+  // against the cleaned chain. Throws ConnectException, SocketTimeoutException,
+  // InterruptedIOException("Canceled") after cancel(), SSLHandshakeException (the cause named),
+  // SSLPeerUnverifiedException (hostname or pin mismatch), UnknownServiceException (no usable
+  // connection spec). A connection that failed is never pooled: the caller drops it.
+  void connect(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector);
 
   // A codec for the next exchange, with the socket's read and write timeouts set (zero: none).
   std::unique_ptr<ExchangeCodec> newCodec(std::chrono::milliseconds readTimeout,
@@ -71,11 +78,14 @@ class RealConnection final : public Connection, public ExchangeCodec::Carrier {
 
   // Connection
   const Route& route() const override { return route_; }
-  Protocol protocol() const override { return Protocol::HTTP_1_1; }
+  Protocol protocol() const override { return protocol_; }
+  std::optional<Handshake> handshake() const override { return handshake_; }
   InetSocketAddress localAddress() const override;
   const InetSocketAddress& remoteAddress() const override { return route_.socketAddress(); }
 
   Socket& socket() noexcept { return *socket_; }
+  // The TLS layer, or null for http; set by connect().
+  TlsSocket* tlsSocket() noexcept { return tlsSocket_.get(); }
   RealConnectionPool& pool() noexcept { return pool_; }
 
   // True if bytes the peer sent are read but unclaimed by any exchange: on an HTTP/1.1
@@ -96,9 +106,15 @@ class RealConnection final : public Connection, public ExchangeCodec::Carrier {
  private:
   RealConnectionPool& pool_;
   const Route route_;
-  const std::unique_ptr<Socket> socket_;    // Made by the constructor; cancel() may reach it.
-  std::unique_ptr<BufferedSource> source_;  // Over socket_->source(), once connected.
-  std::unique_ptr<BufferedSink> sink_;      // Over socket_->sink(), once connected.
+  void connectTls(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector);
+
+  const std::unique_ptr<Socket> socket_;  // Made by the constructor; cancel() may reach it.
+  std::unique_ptr<SocketTlsTransport> transport_;  // For https, over socket_.
+  std::unique_ptr<TlsSocket> tlsSocket_;           // For https, over transport_.
+  std::optional<Handshake> handshake_;             // For https, once connected.
+  Protocol protocol_ = Protocol::HTTP_1_1;
+  std::unique_ptr<BufferedSource> source_;  // Over the TLS or socket source, once connected.
+  std::unique_ptr<BufferedSink> sink_;      // Over the TLS or socket sink, once connected.
 
   // Guarded by the pool's mutex.
   std::vector<RealCall*> calls_;  // The calls holding this connection: at most one (HTTP/1).

@@ -27,6 +27,7 @@ Response::Response(Builder& builder)
       protocol_(*builder.protocol_),
       code_(builder.code_),
       message_(*builder.message_),
+      handshake_(builder.handshake_),
       headers_(builder.headers_.build()),
       body_(std::move(builder.body_)),
       networkResponse_(std::move(builder.networkResponse_)),
@@ -76,6 +77,7 @@ Response::Builder Response::newBuilder() && {
   builder.protocol_ = protocol_;
   builder.code_ = code_;
   builder.message_ = message_;
+  builder.handshake_ = handshake_;
   builder.headers_ = headers_.newBuilder();
   builder.body_ = std::move(body_);
   builder.networkResponse_ = networkResponse_;
@@ -94,6 +96,11 @@ std::string Response::toString() const {
 
 Response::Builder& Response::Builder::request(Request request) {
   request_ = std::move(request);
+  return *this;
+}
+
+Response::Builder& Response::Builder::handshake(std::optional<Handshake> handshake) {
+  handshake_ = std::move(handshake);
   return *this;
 }
 

@@ -450,17 +450,5 @@ TEST_F(CallTest, EveryDnsAddressIsTriedInOrder) {
             "third time");
 }
 
-TEST_F(CallTest, HttpsIsRefusedUntilTlsLands) {
-  auto dns = std::make_shared<FakeDns>();
-  dns->set("secure.test", {InetAddress::loopbackIpv4()});
-  Client c = client.newBuilder().dns(dns).build();
-  try {
-    c.newCall(Request::Builder().url("https://secure.test/").build())->execute();
-    FAIL() << "expected IOException";
-  } catch (const IOException& e) {
-    EXPECT_NE(std::string(e.what()).find("TLS"), std::string::npos) << e.what();
-  }
-}
-
 }  // namespace
 }  // namespace tern::testing

@@ -28,7 +28,7 @@ class ConnectionPoolTest : public ::testing::Test {
   }
 
   Address address(std::string host) {
-    return Address(host, 80, false, dns, Authenticator::none(), client.protocols());
+    return Address(host, 80, dns, Authenticator::none(), client.protocols());
   }
 
   // A call to http://`host`/ on the client, as the pool sees calls.
@@ -173,7 +173,7 @@ TEST_F(ConnectionPoolTest, ConnectionsAreNotLentAcrossDnsConfigurations) {
   makePool(5, 100ns);
   idleConnection("a.test");
   std::shared_ptr<RealCall> call = newCall("a.test");
-  Address otherDns("a.test", 80, false, std::make_shared<FakeDns>(), Authenticator::none(),
+  Address otherDns("a.test", 80, std::make_shared<FakeDns>(), Authenticator::none(),
                    client.protocols());
   EXPECT_EQ(pool->callAcquirePooledConnection(otherDns, *call), nullptr);
 }

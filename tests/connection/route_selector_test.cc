@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include "net/tls_context.h"
 #include "support/call_fakes.h"
 #include "tern/authenticator.h"
+#include "tern/ok_hostname_verifier.h"
 
 namespace tern::internal {
 namespace {
@@ -14,8 +16,15 @@ using tern::testing::FakeDns;
 
 class RouteSelectorTest : public ::testing::Test {
  protected:
+  Address httpsAddress(const std::string& host, std::shared_ptr<internal::TlsContext> context,
+                       CertificatePinner pinner = CertificatePinner()) {
+    return Address(host, 443, dns, std::move(context), OkHostnameVerifier::instance(),
+                   std::move(pinner), Authenticator::none(), {Protocol::HTTP_1_1},
+                   {ConnectionSpec::MODERN_TLS, ConnectionSpec::CLEARTEXT});
+  }
+
   Address address(const std::string& host, int port = 80) {
-    return Address(host, port, false, dns, Authenticator::none(), {Protocol::HTTP_1_1});
+    return Address(host, port, dns, Authenticator::none(), {Protocol::HTTP_1_1});
   }
   static InetAddress ip(const char* literal) { return *InetAddress::parse(literal); }
   static std::vector<std::string> hosts(const RouteSelector::Selection& selection) {
@@ -117,7 +126,7 @@ TEST_F(RouteSelectorTest, AddressNamesTheOrigin) {
   Address a = address("example.test", 8080);
   EXPECT_EQ(a.url().toString(), "http://example.test:8080/");
   EXPECT_EQ(a.toString(), "Address{example.test:8080}");
-  Address https("example.test", 443, true, dns, Authenticator::none(), {Protocol::HTTP_1_1});
+  Address https = httpsAddress("example.test", std::make_shared<internal::TlsContext>());
   EXPECT_EQ(https.url().toString(), "https://example.test/");
   EXPECT_EQ(address("::1", 80).toString(), "Address{[::1]:80}");
 }
@@ -127,18 +136,54 @@ TEST_F(RouteSelectorTest, AddressesAreEqualWhenTheirConfigurationIs) {
   EXPECT_FALSE(address("a.test") == address("b.test"));
   EXPECT_TRUE(address("a.test").equalsNonHost(address("b.test")));
   EXPECT_FALSE(address("a.test").equalsNonHost(address("a.test", 81)));
-  Address otherDns("a.test", 80, false, std::make_shared<FakeDns>(), Authenticator::none(),
+  Address otherDns("a.test", 80, std::make_shared<FakeDns>(), Authenticator::none(),
                    {Protocol::HTTP_1_1});
   EXPECT_FALSE(address("a.test") == otherDns);
+}
+
+TEST_F(RouteSelectorTest, HttpsAddressesDifferByEveryTlsSetting) {
+  auto context = std::make_shared<internal::TlsContext>();
+  EXPECT_EQ(httpsAddress("a.test", context), httpsAddress("a.test", context));
+  // Another client's TLS context (other trust, client certificate or sessions).
+  EXPECT_FALSE(httpsAddress("a.test", context) ==
+               httpsAddress("a.test", std::make_shared<internal::TlsContext>()));
+  // Other pins.
+  CertificatePinner pinner =
+      CertificatePinner::Builder()
+          .add("a.test", {"sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="})
+          .build();
+  EXPECT_FALSE(httpsAddress("a.test", context) == httpsAddress("a.test", context, pinner));
+  // Another hostname verifier.
+  Address otherVerifier("a.test", 443, dns, context,
+                        HostnameVerifier::of([](auto, const auto&) { return true; }),
+                        CertificatePinner(), Authenticator::none(), {Protocol::HTTP_1_1},
+                        {ConnectionSpec::MODERN_TLS});
+  EXPECT_FALSE(httpsAddress("a.test", context) == otherVerifier);
+  // Other connection specs.
+  Address otherSpecs("a.test", 443, dns, context, OkHostnameVerifier::instance(),
+                     CertificatePinner(), Authenticator::none(), {Protocol::HTTP_1_1},
+                     {ConnectionSpec::RESTRICTED_TLS});
+  EXPECT_FALSE(httpsAddress("a.test", context) == otherSpecs);
+  // And http is never https.
+  EXPECT_FALSE(httpsAddress("a.test", context).equalsNonHost(address("a.test", 443)));
+}
+
+TEST_F(RouteSelectorTest, HttpsAddressNeedsAVerifierAndAPinner) {
+  auto context = std::make_shared<internal::TlsContext>();
+  EXPECT_THROW(Address("a.test", 443, dns, context, nullptr, CertificatePinner(),
+                       Authenticator::none(), {Protocol::HTTP_1_1}, {ConnectionSpec::MODERN_TLS}),
+               std::invalid_argument);
+  EXPECT_THROW(Address("a.test", 443, dns, context, OkHostnameVerifier::instance(), std::nullopt,
+                       Authenticator::none(), {Protocol::HTTP_1_1}, {ConnectionSpec::MODERN_TLS}),
+               std::invalid_argument);
 }
 
 TEST_F(RouteSelectorTest, AddressRejectsInvalidArguments) {
   EXPECT_THROW(address("a.test", 0), std::invalid_argument);
   EXPECT_THROW(address("a.test", 65536), std::invalid_argument);
   EXPECT_THROW(address("bad host!", 80), std::invalid_argument);
-  EXPECT_THROW(Address("a.test", 80, false, nullptr, Authenticator::none(), {}),
-               std::invalid_argument);
-  EXPECT_THROW(Address("a.test", 80, false, dns, nullptr, {}), std::invalid_argument);
+  EXPECT_THROW(Address("a.test", 80, nullptr, Authenticator::none(), {}), std::invalid_argument);
+  EXPECT_THROW(Address("a.test", 80, dns, nullptr, {}), std::invalid_argument);
 }
 
 TEST_F(RouteSelectorTest, RouteOfAnIpLiteralIsShort) {

@@ -263,3 +263,41 @@ TEST(FormFieldTest, EmptyValueAndMissingEquals) {
 
 }  // namespace
 }  // namespace tern::tool
+
+namespace tern::tool {
+namespace {
+
+TEST(OptionsTlsTest, ReadsCurlsTlsOptions) {
+  Parsed parsed = parse({"https://a/", "--cacert", "ca.pem", "-k", "--cert", "client.pem", "--key",
+                         "client.key", "--tlsv1.2"});
+  EXPECT_EQ(parsed.commandLine.exitCode, std::nullopt) << parsed.err;
+  EXPECT_EQ(parsed.options().caCert, "ca.pem");
+  EXPECT_TRUE(parsed.options().insecure);
+  EXPECT_EQ(parsed.options().clientCert, "client.pem");
+  EXPECT_EQ(parsed.options().clientKey, "client.key");
+  EXPECT_EQ(parsed.options().tlsMinimum, "1.2");
+  EXPECT_EQ(parse({"https://a/", "--tlsv1.2", "--tlsv1.3"}).options().tlsMinimum, "1.3");
+  EXPECT_EQ(parse({"https://a/", "--insecure"}).options().insecure, true);
+  EXPECT_EQ(parse({"https://a/"}).options().tlsMinimum, std::nullopt);
+}
+
+TEST(OptionsTlsTest, PinnedPublicKeysBecomeTernPins) {
+  Parsed parsed = parse({"https://a/", "--pinnedpubkey", "sha256//AAAA=;sha256//BBBB="});
+  EXPECT_EQ(parsed.commandLine.exitCode, std::nullopt) << parsed.err;
+  EXPECT_THAT(parsed.options().pinnedPublicKeys, ElementsAre("sha256/AAAA=", "sha256/BBBB="));
+}
+
+TEST(OptionsTlsTest, PinnedPublicKeyFileIsAUsageError) {
+  Parsed parsed = parse({"https://a/", "--pinnedpubkey", "key.pem"});
+  EXPECT_EQ(parsed.commandLine.exitCode, 2);
+  EXPECT_THAT(parsed.err, HasSubstr("option --pinnedpubkey: expected sha256//BASE64"));
+}
+
+TEST(OptionsTlsTest, KeyWithoutCertIsAUsageError) {
+  Parsed parsed = parse({"https://a/", "--key", "client.key"});
+  EXPECT_EQ(parsed.commandLine.exitCode, 2);
+  EXPECT_THAT(parsed.err, HasSubstr("option --key: needs --cert"));
+}
+
+}  // namespace
+}  // namespace tern::tool

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "exit_code.h"
 
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,22 @@ bool isConnectTimeout(std::string_view message) {
     c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
   }
   return lower.find("connect timed out") != std::string::npos;
+}
+
+// CertificatePinner's message for a chain without a pinned key.
+constexpr std::string_view kPinningFailure = "Certificate pinning failure!";
+
+// True if the handshake failed because of the server's certificate: a CertificateException
+// nested inside, as tern's TLS layer reports untrusted, expired and not-yet-valid certificates.
+bool isCertificateProblem(const SSLHandshakeException& e) {
+  try {
+    std::rethrow_if_nested(e);
+  } catch (const CertificateException&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+  return false;
 }
 
 std::string milliseconds(const FailureContext& context) {
@@ -53,8 +70,23 @@ TransferError classifyFailure(const std::exception_ptr& failure, const FailureCo
                                         " milliseconds with " +
                                         std::to_string(context.bytesReceived) + " bytes received"};
   } catch (const SSLHandshakeException& e) {
+    if (isCertificateProblem(e)) {
+      return {kExitPeerFailedVerification, std::string("SSL certificate problem: ") + e.what()};
+    }
     return {kExitSslConnectError, std::string("SSL connect error: ") + e.what()};
   } catch (const SSLPeerUnverifiedException& e) {
+    if (std::string_view(e.what()).starts_with(kPinningFailure)) {
+      return {kExitSslPinnedPubKeyNotMatch,
+              std::string("SSL: public key does not match pinned public key: ") + e.what()};
+    }
+    if (std::string_view(e.what()).starts_with("SSL: public key does not match")) {
+      return {kExitSslPinnedPubKeyNotMatch, e.what()};
+    }
+    if (std::string_view(e.what()).starts_with("Hostname ")) {
+      return {kExitPeerFailedVerification,
+              "SSL: no alternative certificate subject name matches target host name '" +
+                  context.host + "': " + e.what()};
+    }
     return {kExitPeerFailedVerification,
             std::string("SSL peer certificate or SSH remote key was not OK: ") + e.what()};
   } catch (const EOFException& e) {

@@ -31,7 +31,10 @@ enum ExitCode : int {
   kExitTooManyRedirects = 47,
   kExitSendError = 55,
   kExitRecvError = 56,
+  kExitSslCertProblem = 58,  // The client certificate or key cannot be used.
   kExitPeerFailedVerification = 60,
+  kExitSslCaCertBadFile = 77,
+  kExitSslPinnedPubKeyNotMatch = 90,
 };
 
 // A failure the tool itself detects (a URL it cannot use, a local file it cannot read, an output
@@ -77,9 +80,11 @@ struct TransferError {
 
 // Maps the exception a transfer threw to curl's exit code and message: ToolException as it says;
 // UnknownHostException 6; ConnectException 7; SocketTimeoutException and other
-// InterruptedIOExceptions 28; too many redirects 47; SSLHandshakeException 35;
-// SSLPeerUnverifiedException 60; EOFException 18; ProtocolException 8; any other IOException 56;
-// anything else 2 with its message.
+// InterruptedIOExceptions 28; too many redirects 47; an SSLHandshakeException caused by the
+// server's certificate (a CertificateException inside) and an SSLPeerUnverifiedException for the
+// host name 60; a pinned key mismatch (--pinnedpubkey, or a CertificatePinner's "Certificate
+// pinning failure!") 90; other SSLHandshakeExceptions 35; EOFException 18; ProtocolException 8;
+// any other IOException 56; anything else 2 with its message.
 TransferError classifyFailure(const std::exception_ptr& failure, const FailureContext& context);
 
 }  // namespace tern::tool

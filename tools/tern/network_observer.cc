@@ -14,7 +14,10 @@ NetworkObserver::NetworkObserver(std::ostream* verbose, std::vector<std::string>
                                  std::optional<int64_t> maxRedirects)
     : verbose_(verbose), droppedHeaders_(std::move(droppedHeaders)), maxRedirects_(maxRedirects) {}
 
-void NetworkObserver::begin() { log_ = ExchangeLog(); }
+void NetworkObserver::begin(std::chrono::steady_clock::time_point start) {
+  log_ = ExchangeLog();
+  start_ = start;
+}
 
 int NetworkObserver::connectionNumber(const Connection& connection, bool& isNew) {
   std::string local;
@@ -47,14 +50,25 @@ Response NetworkObserver::intercept(Chain& chain) {
     const InetSocketAddress& remote = connection->remoteAddress();
     log_.remoteIp = remote.address().hostAddress();
     log_.remotePort = remote.port();
+    std::optional<Handshake> handshake = connection->handshake();
     if (isNew) {
       ++log_.newConnections;
+      if (handshake && log_.timeAppConnect.count() == 0) {
+        log_.timeAppConnect = std::chrono::steady_clock::now() - start_;
+      }
     }
     if (verbose_ != nullptr) {
       const std::string& host = request.url().host();
       if (isNew) {
         *verbose_ << "* Connected to " << host << " (" << log_.remoteIp << ") port "
                   << log_.remotePort << " (#" << number << ")\n";
+        if (handshake) {
+          *verbose_ << "* SSL connection using " << javaName(handshake->tlsVersion()) << " / "
+                    << handshake->cipherSuite().javaName() << "\n";
+          if (std::optional<std::string> subject = handshake->peerPrincipal()) {
+            *verbose_ << "* Server certificate: subject: " << *subject << "\n";
+          }
+        }
       } else {
         *verbose_ << "* Re-using existing connection #" << number << " with host " << host << "\n";
       }

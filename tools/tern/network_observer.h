@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -23,6 +24,9 @@ struct ExchangeLog {
   // Each network response's head as received (status line, headers, blank line), in order: -i
   // prints them all, as curl -L -i does, and their bytes are %{size_header}.
   std::vector<std::string> responseHeads;
+  // From the transfer's start until the first new TLS connection was ready (its handshake and
+  // checks done), for %{time_appconnect}; zero if the transfer made none.
+  std::chrono::nanoseconds timeAppConnect{0};
   // The IP address and port of the last connection used (%{remote_ip}, %{remote_port}).
   std::string remoteIp;
   int remotePort = 0;
@@ -30,6 +34,10 @@ struct ExchangeLog {
 
 // The tool's network interceptor: it sees every exchange the client makes, on its connection.
 //
+// - It notes when a transfer's first new TLS connection is ready, for %{time_appconnect}: network
+//   interceptors run once the connection (and its handshake) is made, so the time it first sees
+//   a new https connection is when that connection became usable. (An EventListener will time
+//   this more finely once tern has one.)
 // - It counts new connections for %{num_connects}. tern has no EventListener yet, so a connection
 //   is recognised by the Connection object's address together with its local socket address
 //   (the ephemeral port): the pair is new exactly when the client opened a new connection, and
@@ -52,8 +60,9 @@ class NetworkObserver final : public Interceptor {
   NetworkObserver(std::ostream* verbose, std::vector<std::string> droppedHeaders,
                   std::optional<int64_t> maxRedirects);
 
-  // Starts a new transfer: clears the log (the connections seen stay known).
-  void begin();
+  // Starts a new transfer that began at `start`: clears the log (the connections seen stay
+  // known).
+  void begin(std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
   const ExchangeLog& log() const noexcept { return log_; }
 
   Response intercept(Chain& chain) override;
@@ -67,6 +76,7 @@ class NetworkObserver final : public Interceptor {
   std::optional<int64_t> maxRedirects_;
   std::map<std::pair<const Connection*, std::string>, int> connections_;
   ExchangeLog log_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace tern::tool

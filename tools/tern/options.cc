@@ -192,6 +192,16 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   CLI::Option* writeOutOption =
       app.add_option("-w,--write-out", writeOut, "Output FORMAT after each transfer (@file)");
   app.add_flag("-V,--version", options.showVersion, "Show version number and quit");
+  CLI::Option* caCert = app.add_option("--cacert", "CA certificates (PEM) to verify the peer");
+  app.add_flag("-k,--insecure", options.insecure, "Do not verify the server's certificate");
+  CLI::Option* pinnedPubKey =
+      app.add_option("--pinnedpubkey", "Public key pins: sha256//BASE64[;sha256//BASE64...]");
+  CLI::Option* clientCert = app.add_option("-E,--cert", "Client certificate file (PEM)");
+  CLI::Option* clientKey = app.add_option("--key", "Private key file (PEM) for --cert");
+  bool tls12 = false;
+  bool tls13 = false;
+  app.add_flag("--tlsv1.2", tls12, "Use TLSv1.2 or greater");
+  app.add_flag("--tlsv1.3", tls13, "Use TLSv1.3 or greater");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back.
   try {
@@ -244,10 +254,41 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   }
   for (auto [option, target] :
        {std::pair{method, &options.method}, std::pair{userAgent, &options.userAgent},
-        std::pair{user, &options.user}}) {
+        std::pair{user, &options.user}, std::pair{caCert, &options.caCert},
+        std::pair{clientCert, &options.clientCert}, std::pair{clientKey, &options.clientKey}}) {
     if (*option) {
       *target = option->as<std::string>();
     }
+  }
+
+  // As in curl, the highest minimum asked for wins.
+  if (tls13) {
+    options.tlsMinimum = "1.3";
+  } else if (tls12) {
+    options.tlsMinimum = "1.2";
+  }
+
+  // curl's pins: "sha256//BASE64", several joined by ';'. tern's pins are "sha256/BASE64".
+  if (*pinnedPubKey) {
+    const std::string pins = pinnedPubKey->as<std::string>();
+    size_t start = 0;
+    while (start <= pins.size()) {
+      size_t end = pins.find(';', start);
+      if (end == std::string::npos) end = pins.size();
+      const std::string pin = pins.substr(start, end - start);
+      if (!pin.starts_with("sha256//") || pin.size() == 8) {
+        result.exitCode = usageError(
+            err, "option --pinnedpubkey: expected sha256//BASE64[;sha256//BASE64...], got \"" +
+                     pin + "\" (tern does not read public key files)");
+        return result;
+      }
+      options.pinnedPublicKeys.push_back("sha256/" + pin.substr(8));
+      start = end + 1;
+    }
+  }
+  if (options.clientKey && !options.clientCert) {
+    result.exitCode = usageError(err, "option --key: needs --cert");
+    return result;
   }
 
   // Options whose order matters (URLs and outputs pair up in order; data pieces join in order)

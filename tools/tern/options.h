@@ -61,6 +61,15 @@ struct Options {
   std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.
   bool showVersion = false;              // -V/--version
 
+  // TLS, as curl's options.
+  std::optional<std::string> caCert;  // --cacert FILE: PEM roots to trust instead of the system's.
+  bool insecure = false;              // -k/--insecure: no certificate or hostname checks.
+  std::vector<std::string> pinnedPublicKeys;  // --pinnedpubkey "sha256//B64[;sha256//B64]", as pins
+                                              // in tern's form ("sha256/B64").
+  std::optional<std::string> clientCert;      // --cert FILE: the client certificate (PEM).
+  std::optional<std::string> clientKey;   // --key FILE: its private key (PEM); defaults to --cert.
+  std::optional<std::string> tlsMinimum;  // "1.2" (--tlsv1.2) or "1.3" (--tlsv1.3).
+
   // True if error messages are printed: not silent, or silent with -S.
   bool showErrors() const { return !silent || showError; }
 };

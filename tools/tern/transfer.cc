@@ -14,6 +14,7 @@
 #include "exit_code.h"
 #include "output.h"
 #include "request_factory.h"
+#include "tls_setup.h"
 #include "tern/buffered_source.h"
 #include "tern/call.h"
 #include "tern/response.h"
@@ -34,8 +35,10 @@ std::chrono::nanoseconds seconds(double value) {
   return std::max(duration, kShortestTimeout);
 }
 
-Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer) {
+Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer,
+                  std::ostream& err) {
   Client::Builder builder;
+  configureTls(options, builder, err);
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
   builder.readTimeout(std::chrono::nanoseconds::zero());
   builder.writeTimeout(std::chrono::nanoseconds::zero());
@@ -62,7 +65,7 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       err_(err),
       observer_(std::make_shared<NetworkObserver>(
           options.verbose > 0 ? &err : nullptr, droppedClientHeaders(options), options.maxRedirs)),
-      client_(makeClient(options, observer_)) {}
+      client_(makeClient(options, observer_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = kExitOk;
@@ -103,7 +106,7 @@ void TransferRunner::transfer(const OutputSpec& spec, const GlobExpansion& expan
                               TransferInfo& info) {
   Clock::time_point start = Clock::now();
   FailureContext context;
-  observer_->begin();
+  observer_->begin(start);
   info.urlEffective = expansion.url;  // Until the request, and then the response, say better.
   try {
     std::string fileName = outputFileName(spec, expansion);
@@ -169,6 +172,7 @@ void TransferRunner::transfer(const OutputSpec& spec, const GlobExpansion& expan
   }
   const ExchangeLog& log = observer_->log();
   info.numConnects = log.newConnections;
+  info.timeAppConnect = log.timeAppConnect;
   info.remoteIp = log.remoteIp;
   info.remotePort = log.remotePort;
   for (const std::string& head : log.responseHeads) {

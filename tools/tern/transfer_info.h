@@ -43,6 +43,9 @@ struct TransferInfo {
   int numConnects = 0;
   int numRedirects = 0;
 
+  // From the transfer's start to the end of the TLS handshake of the first connection it made
+  // (zero for http, and when it reused a connection), as curl's time_appconnect.
+  std::chrono::nanoseconds timeAppConnect{0};
   // From the transfer's start to the first response's headers, and to its end.
   std::chrono::nanoseconds timeStartTransfer{0};
   std::chrono::nanoseconds timeTotal{0};

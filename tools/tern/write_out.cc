@@ -92,6 +92,7 @@ constexpr Variable kVariables[] = {
     {"size_download", [](const TransferInfo& info) { return std::to_string(info.sizeDownload); }},
     {"size_header", [](const TransferInfo& info) { return std::to_string(info.sizeHeader); }},
     {"size_upload", [](const TransferInfo& info) { return std::to_string(info.sizeUpload); }},
+    {"time_appconnect", [](const TransferInfo& info) { return seconds(info.timeAppConnect); }},
     {"time_starttransfer",
      [](const TransferInfo& info) { return seconds(info.timeStartTransfer); }},
     {"time_total", [](const TransferInfo& info) { return seconds(info.timeTotal); }},

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tern/http_url.h"
 #include "tern/mockwebserver/dispatcher.h"
@@ -15,11 +16,14 @@
 #include "tern/mockwebserver/queue_dispatcher.h"
 #include "tern/mockwebserver/recorded_request.h"
 #include "tern/mockwebserver/socket_policy.h"
+#include "tern/protocol.h"
+#include "tern/tls/handshake_certificates.h"
 
 namespace tern::mockwebserver {
 
-// A scriptable HTTP/1.1 server for tests, as OkHttp's mockwebserver3 MockWebServer. Script the
-// responses, point the code under test at url(), then check the requests it made:
+// A scriptable HTTP/1.1 server for tests, as OkHttp's mockwebserver3 MockWebServer, over
+// cleartext or (after useHttps()) TLS. Script the responses, point the code under test at url(),
+// then check the requests it made:
 //
 //   MockWebServer server;
 //   server.enqueue(MockResponse::Builder().body("hello").build());
@@ -83,6 +87,34 @@ class MockWebServer {
   // against the server's root URL, so it may hold a query or be relative. Starts the server if
   // needed. Throws std::invalid_argument if the result is not a valid URL.
   HttpUrl url(std::string_view path);
+
+  // Serves https instead of http, presenting `certificates`' held certificate (and
+  // intermediates) in TLS handshakes; url() then gives https URLs. For mutual TLS, the trusted
+  // certificates of `certificates` verify the client's certificate (see requestClientAuth()).
+  //
+  //   HeldCertificate localhost = HeldCertificate::Builder().addSubjectAlternativeName(
+  //       "localhost").build();
+  //   server.useHttps(HandshakeCertificates::Builder().heldCertificate(localhost).build());
+  //
+  // Call it, and the client-auth and protocols settings below, before the server starts. Throws
+  // std::logic_error once started, std::invalid_argument at start() if `certificates` holds no
+  // certificate to serve with.
+  void useHttps(const tls::HandshakeCertificates& certificates);
+
+  // Asks TLS clients for a certificate without requiring one (Java's wantClientAuth); one that
+  // is sent must be trusted by the certificates given to useHttps(), or the handshake fails.
+  void requestClientAuth();
+  // Requires a client certificate (needClientAuth): a handshake without one fails.
+  void requireClientAuth();
+  // Asks for no client certificate (the default).
+  void noClientAuth();
+
+  // The protocols the server selects from by ALPN, in its order of preference. Must contain
+  // HTTP_1_1. Default {HTTP_2, HTTP_1_1}; HTTP/2 is selected once MockWebServer serves it (until
+  // then a client offering h2 is answered with http/1.1). Throws std::invalid_argument without
+  // HTTP_1_1, std::logic_error once started.
+  void protocols(std::vector<Protocol> protocols);
+  std::vector<Protocol> protocols() const;
 
   // Scripts `response` for a future request: the first request gets the first enqueued
   // response, and so on (see QueueDispatcher). Throws std::logic_error if setDispatcher()

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tern/buffer.h"
+#include "tern/handshake.h"
 #include "tern/headers.h"
 #include "tern/http_url.h"
 
@@ -21,7 +22,8 @@ namespace tern::mockwebserver {
 // refused or stalled by DisconnectAtStart / StallSocketAtStart record a request with an empty
 // requestLine().
 //
-// (Over TLS a later version adds the connection's handshake here.)
+// Over TLS (MockWebServer::useHttps()) it carries the connection's handshake: the TLS version
+// and cipher suite negotiated, and the client's certificates for mutual TLS.
 //
 // A value type: copyable, immutable, safe to read from many threads.
 class RecordedRequest {
@@ -29,10 +31,13 @@ class RecordedRequest {
   // For the server and for tests of dispatchers. `requestLine` is parsed into method, target and
   // version (each empty if the line has fewer parts); `url` is the URL the request was for (see
   // url()). `body` holds the bytes kept (at most the server's bodyLimit) and `bodySize` counts
-  // every body byte received.
+  // every body byte received. `handshake` and `handshakeServerNames` describe the TLS connection
+  // the request came on (nullopt and empty over cleartext).
   RecordedRequest(std::string requestLine, Headers headers, std::vector<int64_t> chunkSizes,
                   int64_t bodySize, std::string body, int sequenceNumber, int connectionIndex,
-                  const HttpUrl& url, std::exception_ptr failure = nullptr);
+                  const HttpUrl& url, std::exception_ptr failure = nullptr,
+                  std::optional<Handshake> handshake = std::nullopt,
+                  std::vector<std::string> handshakeServerNames = {});
 
   // The request line as received, without CRLF: "GET /a?b=c HTTP/1.1". Empty for the requests
   // recorded for DisconnectAtStart and StallSocketAtStart connections.
@@ -87,6 +92,17 @@ class RecordedRequest {
   // std::rethrow_exception to inspect its type.
   std::exception_ptr failure() const noexcept { return failure_; }
 
+  // The TLS handshake of the connection this request came on, or nullopt if it came over
+  // cleartext. From the server's side: peerCertificates() are the client's (mutual TLS; empty
+  // otherwise), localCertificates() the server's.
+  const std::optional<Handshake>& handshake() const noexcept { return handshake_; }
+
+  // The host names the client sent in the TLS server_name extension (SNI, RFC 6066 §3): empty
+  // for cleartext and for clients that sent none (as tern does for IP addresses).
+  const std::vector<std::string>& handshakeServerNames() const noexcept {
+    return handshakeServerNames_;
+  }
+
   // failure()'s message, or std::nullopt if the request was read completely.
   std::optional<std::string> failureMessage() const;
 
@@ -107,6 +123,8 @@ class RecordedRequest {
   int sequenceNumber_;
   int connectionIndex_;
   std::exception_ptr failure_;
+  std::optional<Handshake> handshake_;
+  std::vector<std::string> handshakeServerNames_;
 };
 
 }  // namespace tern::mockwebserver

@@ -12,10 +12,10 @@ namespace tern::mockwebserver {
 // mockwebserver3 SocketPolicy. Each policy is a small struct nested here, so a policy reads as
 // OkHttp's does: `.socketPolicy(SocketPolicy::DisconnectAtEnd{})`. Policies that carry a value
 // (DoNotReadRequestBody's HTTP/2 error code) are structs with fields; later protocols add more
-// alternatives (FailHandshake, ResetStreamAtStart, ...) without changing this API.
+// alternatives (ResetStreamAtStart, ...) without changing this API.
 //
 // The server decides some policies before it has read a request: it peeks the dispatcher's next
-// response (Dispatcher::peek()) when it accepts a connection (DisconnectAtStart,
+// response (Dispatcher::peek()) when it accepts a connection (DisconnectAtStart, FailHandshake,
 // StallSocketAtStart) and after reading a request's headers (informational responses,
 // DoNotReadRequestBody, DisconnectDuringRequestBody, throttling of the request body). The rest
 // come from the response dispatch() returns.
@@ -94,6 +94,14 @@ class SocketPolicy {
   struct StallSocketAtStart {
     bool operator==(const StallSocketAtStart&) const = default;
   };
+  // On an https server (MockWebServer::useHttps()), answer the client's TLS ClientHello with a
+  // fatal handshake_failure alert and close: the client's handshake fails as with a server that
+  // shares no protocol or cipher suite with it (OkHttp's FAIL_HANDSHAKE, for testing TLS fallback).
+  // A request with an empty request line is recorded and the response dispatched, as for
+  // DisconnectAtStart. Has no effect on a cleartext server.
+  struct FailHandshake {
+    bool operator==(const FailHandshake&) const = default;
+  };
   // Read the request and never respond; the connection stays open until the client closes it or
   // the server is closed. For testing read timeouts.
   struct NoResponse {
@@ -104,7 +112,7 @@ class SocketPolicy {
       std::variant<KeepOpen, DisconnectAtStart, DisconnectAtEnd, DisconnectAfterRequest,
                    HalfCloseAfterRequest, DisconnectDuringRequestBody, DisconnectDuringResponseBody,
                    DoNotReadRequestBody, ShutdownInputAtEnd, ShutdownOutputAtEnd,
-                   ShutdownServerAfterResponse, StallSocketAtStart, NoResponse>;
+                   ShutdownServerAfterResponse, StallSocketAtStart, FailHandshake, NoResponse>;
 
   // KeepOpen.
   SocketPolicy() = default;

@@ -1,0 +1,82 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "net/tls_context.h"
+
+#include <arpa/inet.h>
+#include <openssl/err.h>
+
+#include "net/tls_failure.h"
+#include "tern/exceptions.h"
+#include "tls/openssl_access.h"
+
+namespace tern::internal {
+
+bool isIpLiteral(std::string_view host) {
+  const std::string text(host);
+  unsigned char address[16];
+  return inet_pton(AF_INET, text.c_str(), address) == 1 ||
+         inet_pton(AF_INET6, text.c_str(), address) == 1;
+}
+
+std::string TlsContext::sessionKey(std::string_view host, int port) {
+  const bool ipv6 = host.find(':') != std::string_view::npos;
+  return (ipv6 ? "[" + std::string(host) + "]" : std::string(host)) + ":" + std::to_string(port);
+}
+
+TlsContext::TlsContext()
+    : TlsContext([](SSL_CTX* context) {
+        // The directory is read lazily, one hashed file per issuer looked up.
+        SSL_CTX_load_verify_dir(context, kSystemCertificateDirectory);
+        SSL_CTX_set_default_verify_paths(context);
+      }) {
+  chainCleaner_.emplace(TrustRootIndex::of(SSL_CTX_get_cert_store(context_.get())));
+}
+
+TlsContext::TlsContext(const tls::HandshakeCertificates& certificates)
+    : TlsContext([&](SSL_CTX* context) { configureClient(certificates, context); }) {
+  chainCleaner_.emplace(CertificateChainCleaner::get(certificates));
+}
+
+std::shared_ptr<TlsContext> TlsContext::insecure(
+    const std::optional<tls::HandshakeCertificates>& certificates) {
+  auto context = certificates ? std::make_shared<TlsContext>(*certificates)
+                              : std::make_shared<TlsContext>();
+  SSL_CTX_set_verify(context->get(), SSL_VERIFY_NONE, nullptr);
+  return context;
+}
+
+TlsContext::TlsContext(const std::function<void(SSL_CTX*)>& configure)
+    : context_(SSL_CTX_new(TLS_client_method())) {
+  if (!context_) {
+    throw IOException("Cannot make a TLS context: " + takeOpenSslErrors());
+  }
+  SSL_CTX* context = context_.get();
+  // Every TLS version OpenSSL enables; each connection's ConnectionSpec narrows that.
+  SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
+  configure(context);
+  ERR_clear_error();  // A missing default path is not an error worth keeping.
+  sessionCache_.install(context);
+}
+
+UniqueSsl TlsContext::newSsl(std::string_view host, int port,
+                             const std::vector<std::string>& alpnProtocols) const {
+  UniqueSsl ssl(SSL_new(context_.get()));
+  if (!ssl) throw IOException("Cannot make a TLS connection: " + takeOpenSslErrors());
+  SSL_set_connect_state(ssl.get());
+  const std::string hostName(host);
+  if (!isIpLiteral(host)) SSL_set_tlsext_host_name(ssl.get(), hostName.c_str());
+  if (!alpnProtocols.empty()) {
+    // ALPN's wire format (RFC 7301 §3.1): each protocol name prefixed by its length.
+    std::string wire;
+    for (const std::string& protocol : alpnProtocols) {
+      wire += static_cast<char>(protocol.size());
+      wire += protocol;
+    }
+    SSL_set_alpn_protos(ssl.get(), reinterpret_cast<const unsigned char*>(wire.data()),
+                        static_cast<unsigned int>(wire.size()));
+  }
+  recordVerifyFailures(ssl.get());
+  sessionCache_.prepare(ssl.get(), sessionKey(host, port));
+  return ssl;
+}
+
+}  // namespace tern::internal

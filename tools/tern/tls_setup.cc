@@ -1,0 +1,105 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "tls_setup.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <stdexcept>
+
+#include "exit_code.h"
+#include "net/tls_context.h"
+#include "tern/certificate.h"
+#include "tern/connection.h"
+#include "tern/tls/handshake_certificates.h"
+#include "tern/tls/held_certificate.h"
+#include "tern/tls/key_pair.h"
+
+namespace tern::tool {
+namespace {
+
+std::string readFile(const std::string& path, int exitCode, const std::string& what) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw ToolException(exitCode, what + ": cannot read " + path);
+  return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
+
+std::optional<tls::HandshakeCertificates> handshakeCertificates(const Options& options) {
+  if (!options.caCert && !options.clientCert) return std::nullopt;
+  tls::HandshakeCertificates::Builder builder;
+  if (options.caCert) {
+    const std::string pem = readFile(*options.caCert, kExitSslCaCertBadFile, "--cacert");
+    try {
+      for (const Certificate& certificate : Certificate::decodePemChain(pem)) {
+        builder.addTrustedCertificate(certificate);
+      }
+    } catch (const std::invalid_argument& e) {
+      throw ToolException(kExitSslCaCertBadFile,
+                          "error setting certificate file: " + *options.caCert + ": " + e.what());
+    }
+  } else {
+    builder.addPlatformTrustedCertificates();  // curl keeps the system's roots with --cert.
+  }
+  if (options.clientCert) {
+    const std::string& keyPath = options.clientKey ? *options.clientKey : *options.clientCert;
+    const std::string certificatePem =
+        readFile(*options.clientCert, kExitSslCertProblem, "--cert");
+    const std::string keyPem = readFile(keyPath, kExitSslCertProblem, "--key");
+    try {
+      std::vector<Certificate> chain = Certificate::decodePemChain(certificatePem);
+      tls::HeldCertificate held(tls::KeyPair::decodePem(keyPem), chain.front());
+      builder.heldCertificate(held, std::vector<Certificate>(chain.begin() + 1, chain.end()));
+    } catch (const std::invalid_argument& e) {
+      throw ToolException(kExitSslCertProblem, "unable to use client certificate " +
+                                                   *options.clientCert + ": " + e.what());
+    }
+  }
+  return builder.build();
+}
+
+}  // namespace
+
+void configureTls(const Options& options, Client::Builder& builder, std::ostream& err) {
+  std::optional<tls::HandshakeCertificates> certificates = handshakeCertificates(options);
+  if (options.insecure) {
+    if (!options.silent) {
+      err << "tern: warning: --insecure: the server's certificate is not verified\n";
+    }
+    builder.sslContext(internal::TlsContext::insecure(certificates));
+    builder.hostnameVerifier(HostnameVerifier::of([](auto, const auto&) { return true; }));
+  } else if (certificates) {
+    builder.handshakeCertificates(*certificates);
+  }
+  if (options.tlsMinimum == "1.3") {
+    builder.connectionSpecs({ConnectionSpec::Builder(ConnectionSpec::MODERN_TLS)
+                                 .tlsVersions({TlsVersion::TLS_1_3})
+                                 .build(),
+                             ConnectionSpec::CLEARTEXT});
+  } else if (options.tlsMinimum == "1.2") {
+    builder.connectionSpecs({ConnectionSpec::Builder(ConnectionSpec::MODERN_TLS)
+                                 .tlsVersions({TlsVersion::TLS_1_3, TlsVersion::TLS_1_2})
+                                 .build(),
+                             ConnectionSpec::CLEARTEXT});
+  }
+  if (!options.pinnedPublicKeys.empty()) {
+    builder.addNetworkInterceptor(std::make_shared<PinnedPublicKeyCheck>(options.pinnedPublicKeys));
+  }
+}
+
+Response PinnedPublicKeyCheck::intercept(Chain& chain) {
+  Connection* connection = chain.connection();
+  std::optional<Handshake> handshake = connection ? connection->handshake() : std::nullopt;
+  if (handshake && !handshake->peerCertificates().empty()) {
+    const std::string pin = handshake->peerCertificates().front().pin();
+    if (std::find(pins_.begin(), pins_.end(), pin) == pins_.end()) {
+      std::string pinned;
+      for (const std::string& p : pins_) pinned += (pinned.empty() ? "" : ", ") + p;
+      throw PinnedKeyMismatchException(
+          "SSL: public key does not match pinned public key: " + chain.request().url().host() +
+          " has " + pin + ", pinned: " + pinned);
+    }
+  }
+  return chain.proceed(chain.request());
+}
+
+}  // namespace tern::tool
