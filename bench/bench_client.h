@@ -33,8 +33,8 @@ class BenchClient {
   // connection. Returns the number of body bytes read.
   virtual int64_t getConcurrent(const std::string& url, int count, int concurrency) = 0;
 
-  // Leaves `count` more connections to `url`'s server idle in the client's pool: GETs kept in
-  // flight at once (so each needs its own connection), then completed.
+  // Leaves `count` connections to `url`'s server idle in the client's pool (the first GET may
+  // reuse one already there; every other one gets a connection of its own).
   virtual void openIdleConnections(const std::string& url, int count) = 0;
 };
 

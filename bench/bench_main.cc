@@ -11,12 +11,14 @@
 //   post     N sequential POSTs of SIZE  -> seconds, calls_per_s, bytes_per_s (request bytes)
 //   mux      N GETs, CONCURRENCY at once -> seconds, calls_per_s, bytes_per_s
 //   allocs   N keep-alive GETs after a warm-up -> allocs_per_call
-//   idle     N idle pooled connections after a warm-up one -> rss_kib_per_conn, heap_kib_per_conn
+//   idle     N idle pooled connections (one from a warm-up) -> rss_kib_per_conn, heap_kib_per_conn
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -82,6 +84,17 @@ Arguments parse(int argc, char** argv) {
   return args;
 }
 
+// Sockets this process holds open (/proc/self/fd), to check that idle connections stayed.
+int openSockets() {
+  int sockets = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code error;
+    std::filesystem::path target = std::filesystem::read_symlink(entry.path(), error);
+    if (!error && target.string().starts_with("socket:")) ++sockets;
+  }
+  return sockets;
+}
+
 // Resident set size of this process, in bytes (/proc/self/statm).
 int64_t residentBytes() {
   std::ifstream statm("/proc/self/statm");
@@ -135,9 +148,16 @@ int run(const Arguments& args) {
     client->openIdleConnections(args.url, args.count);
     int64_t rssAfter = residentBytes();
     HeapCounts after = heapCounts();
-    std::printf("rss_kib_per_conn=%.1f heap_kib_per_conn=%.1f\n",
-                static_cast<double>(rssAfter - rssBefore) / 1024.0 / args.count,
-                static_cast<double>(after.liveBytes - before.liveBytes) / 1024.0 / args.count);
+    // The first of the `count` reuses the warm-up connection: count - 1 are new.
+    int sockets = openSockets();
+    if (sockets < args.count) {
+      throw std::runtime_error("only " + std::to_string(sockets) + " of " +
+                               std::to_string(args.count) + " connections stayed open");
+    }
+    double added = std::max(1, args.count - 1);
+    std::printf("rss_kib_per_conn=%.1f heap_kib_per_conn=%.1f sockets=%d\n",
+                static_cast<double>(rssAfter - rssBefore) / 1024.0 / added,
+                static_cast<double>(after.liveBytes - before.liveBytes) / 1024.0 / added, sockets);
   } else {
     usage("unknown mode " + args.mode);
   }

@@ -5,6 +5,7 @@
 // multi interface with CURLPIPE_MULTIPLEX for concurrent work.
 #include <curl/curl.h>
 
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -137,6 +138,11 @@ class CurlClient final : public BenchClient {
         CURL* easy = message->easy_handle;
         check(message->data.result, url.c_str());
         checkOk(easy, url);
+        long version = 0;
+        curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
+        if (version != CURL_HTTP_VERSION_2_0) {
+          throw std::runtime_error("libcurl: expected h2 from " + url);
+        }
         Transfer* transfer = nullptr;
         curl_easy_getinfo(easy, CURLINFO_PRIVATE, &transfer);
         total += transfer->bytes;
@@ -167,6 +173,9 @@ class CurlClient final : public BenchClient {
       configure(easy);
       curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
       curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfers[static_cast<size_t>(i)]);
+      // Each on a new connection (libcurl would otherwise run these short transfers one after
+      // another on one); finished, the connection stays in the multi handle's cache.
+      if (i > 0) curl_easy_setopt(easy, CURLOPT_FRESH_CONNECT, 1L);
       curl_multi_add_handle(multi, easy);
     }
     int running = 1;
@@ -190,6 +199,7 @@ class CurlClient final : public BenchClient {
   void configure(CURL* easy) const {
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onBody);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    if (std::getenv("TERN_BENCH_VERBOSE")) curl_easy_setopt(easy, CURLOPT_VERBOSE, 1L);
     curl_easy_setopt(easy, CURLOPT_HTTP_VERSION,
                      settings_.http11Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS);
     if (!settings_.caFile.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, settings_.caFile.c_str());

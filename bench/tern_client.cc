@@ -3,6 +3,8 @@
 // tern under benchmark, used as an OkHttp user would: one Client, execute() for sequential work,
 // enqueue() with the dispatcher's limits for concurrent work.
 #include <condition_variable>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -41,6 +43,13 @@ class TernClient final : public BenchClient {
     // Up to 1000 idle connections, so openIdleConnections() keeps every one it opens.
     builder.connectionPool(std::make_shared<ConnectionPool>(settings.freshConnections ? 0 : 1000));
     if (settings.http11Only) builder.protocols({Protocol::HTTP_1_1});
+    if (!settings.caFile.empty()) {
+      std::ifstream file(settings.caFile);
+      std::string pem((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+      builder.handshakeCertificates(tls::HandshakeCertificates::Builder()
+                                        .addTrustedCertificate(Certificate::decodePem(pem))
+                                        .build());
+    }
     client_ = builder.build();
   }
 
@@ -83,6 +92,10 @@ class TernClient final : public BenchClient {
           std::string error;
           try {
             checkOk(response, url);
+            if (response.protocol() != Protocol::HTTP_2) {
+              throw std::runtime_error("expected h2, got " +
+                                       std::string(toString(response.protocol())));
+            }
             n = consume(response, settings_.keepBodies);
           } catch (const std::exception& e) {
             error = e.what();

@@ -30,9 +30,19 @@ void toLittleEndian(Unsigned value, std::byte* out) {
   }
 }
 
+// Large writes go downstream in pieces of this size (8 segments), so a 1 MiB body never sits
+// whole in the buffer: its segments are reused from the segment pool piece after piece instead
+// of 128 fresh blocks the allocator must find (and the kernel fault in) each time.
+constexpr size_t kEmitChunk = 8 * Buffer::kSegmentSize;
+
 }  // namespace
 
 BufferedSink& BufferedSink::write(std::span<const std::byte> bytes) {
+  while (bytes.size() > kEmitChunk) {
+    buffer().append(bytes.data(), kEmitChunk);
+    emitCompleteSegments();
+    bytes = bytes.subspan(kEmitChunk);
+  }
   buffer().append(bytes.data(), bytes.size());
   return emitCompleteSegments();
 }
@@ -74,8 +84,7 @@ int64_t BufferedSink::writeAll(Source& source) {
 }
 
 BufferedSink& BufferedSink::writeUtf8(std::string_view string) {
-  buffer().append(reinterpret_cast<const std::byte*>(string.data()), string.size());
-  return emitCompleteSegments();
+  return write(std::as_bytes(std::span(string.data(), string.size())));
 }
 
 BufferedSink& BufferedSink::writeByte(std::byte b) {

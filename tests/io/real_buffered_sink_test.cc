@@ -30,6 +30,19 @@ TEST(RealBufferedSinkTest, HoldsBytesUntilASegmentIsComplete) {
   EXPECT_EQ(sink->buffer().size(), 0);
 }
 
+TEST(RealBufferedSinkTest, SendsAVeryLargeWriteDownstreamInPiecesOfEightSegments) {
+  testing::RecordingSink out;
+  std::unique_ptr<BufferedSink> sink = tern::buffer(out);
+  std::string bytes;
+  for (int64_t i = 0; i < kSeg * 20 + 5; ++i) bytes += static_cast<char>('a' + i % 26);
+  sink->writeUtf8(bytes);
+  // Never more than 8 segments held: the body's segments are reused rather than all allocated.
+  EXPECT_EQ(out.log(), (std::vector<std::string>{"write(65536)", "write(65536)", "write(32768)"}));
+  EXPECT_EQ(sink->buffer().size(), 5);
+  sink->flush();
+  EXPECT_EQ(out.data().readUtf8(), bytes);
+}
+
 TEST(RealBufferedSinkTest, EmitsOnlyCompleteSegmentsOfALargeWrite) {
   testing::RecordingSink out;
   std::unique_ptr<BufferedSink> sink = tern::buffer(out);
