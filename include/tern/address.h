@@ -16,6 +16,7 @@
 
 namespace tern::internal {
 class TlsContext;
+struct AddressAccess;
 }  // namespace tern::internal
 
 namespace tern {
@@ -27,7 +28,8 @@ class Authenticator;
 // connection specs, the proxy authenticator, and for https the TLS settings: whom to trust, the
 // client certificate, the hostname verifier and the certificate pinner). Calls with equal
 // addresses may share a pooled connection, so two clients with different TLS settings never
-// share one. An immutable value, cheap to copy.
+// share one. An immutable value, cheap to copy: copies (and the addresses a client makes for each
+// call) share one set of settings.
 class Address {
  public:
   // An address for `uriHost`:`uriPort`: https when `sslContext` is set (a client's TLS context,
@@ -48,20 +50,24 @@ class Address {
 
   // "http://host:port/" (or https): the scheme, host and port of the origin server.
   const HttpUrl& url() const noexcept { return url_; }
-  const std::shared_ptr<Dns>& dns() const noexcept { return dns_; }
+  const std::shared_ptr<Dns>& dns() const noexcept { return settings_->dns; }
   const std::shared_ptr<Authenticator>& proxyAuthenticator() const noexcept {
-    return proxyAuthenticator_;
+    return settings_->proxyAuthenticator;
   }
-  const std::vector<Protocol>& protocols() const noexcept { return protocols_; }
-  const std::vector<ConnectionSpec>& connectionSpecs() const noexcept { return connectionSpecs_; }
+  const std::vector<Protocol>& protocols() const noexcept { return settings_->protocols; }
+  const std::vector<ConnectionSpec>& connectionSpecs() const noexcept {
+    return settings_->connectionSpecs;
+  }
 
   // The TLS context (null for http), hostname verifier and pinner (null / nullopt for http).
-  const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept { return sslContext_; }
+  const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept {
+    return settings_->sslContext;
+  }
   const std::shared_ptr<HostnameVerifier>& hostnameVerifier() const noexcept {
-    return hostnameVerifier_;
+    return settings_->hostnameVerifier;
   }
   const std::optional<CertificatePinner>& certificatePinner() const noexcept {
-    return certificatePinner_;
+    return settings_->certificatePinner;
   }
 
   // True if everything but the host is equal (the same DNS, authenticator, protocols, connection
@@ -75,14 +81,23 @@ class Address {
   std::string toString() const;
 
  private:
+  friend struct internal::AddressAccess;
+
+  // Everything but the origin.
+  struct Settings {
+    std::shared_ptr<Dns> dns;
+    std::shared_ptr<internal::TlsContext> sslContext;
+    std::shared_ptr<HostnameVerifier> hostnameVerifier;
+    std::optional<CertificatePinner> certificatePinner;
+    std::shared_ptr<Authenticator> proxyAuthenticator;
+    std::vector<Protocol> protocols;
+    std::vector<ConnectionSpec> connectionSpecs;
+  };
+  Address(HttpUrl url, std::shared_ptr<const Settings> settings) noexcept
+      : url_(std::move(url)), settings_(std::move(settings)) {}
+
   HttpUrl url_;
-  std::shared_ptr<Dns> dns_;
-  std::shared_ptr<internal::TlsContext> sslContext_;
-  std::shared_ptr<HostnameVerifier> hostnameVerifier_;
-  std::optional<CertificatePinner> certificatePinner_;
-  std::shared_ptr<Authenticator> proxyAuthenticator_;
-  std::vector<Protocol> protocols_;
-  std::vector<ConnectionSpec> connectionSpecs_;
+  std::shared_ptr<const Settings> settings_;  // Never null.
 };
 
 }  // namespace tern

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "tern/address.h"
 #include "tern/authenticator.h"
 #include "tern/call.h"
 #include "tern/certificate_pinner.h"
@@ -78,6 +79,10 @@ class Client {
 
   // The TLS context https connections are made with (internal; shared like the pool).
   const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept;
+
+  // The Address of `url`'s origin with this client's settings (internal: what a call connects
+  // to; addresses of one client share their settings, so this is cheap).
+  Address address(const HttpUrl& url) const;
 
   // Every interceptor a call runs, in order: interceptors(), the built-in ones (retries and
   // redirects, headers, connecting), networkInterceptors(), then the one that talks to the

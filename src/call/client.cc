@@ -2,6 +2,8 @@
 #include "tern/client.h"
 
 #include <algorithm>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -11,6 +13,7 @@
 #include "call/real_call.h"
 #include "call/real_interceptor_chain.h"
 #include "call/retry_and_follow_up_interceptor.h"
+#include "connection/address_access.h"
 #include "connection/route_database.h"
 #include "net/tls_context.h"
 #include "tern/ok_hostname_verifier.h"
@@ -31,8 +34,45 @@ struct Client::State {
     chain.push_back(std::make_shared<internal::CallServerInterceptor>());
   }
 
+  // The address settings every call shares, per scheme (made on first use: an https one
+  // needs the TLS context, which a cleartext-only client never touches).
+  const Address& prototype(bool https) const {
+    std::call_once(prototypesMade, [&] {
+      httpPrototype.emplace("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
+                            settings.proxyAuthenticator_, settings.protocols_,
+                            settings.connectionSpecs_);
+      httpsPrototype.emplace("localhost", 443, settings.dns_, settings.sslContext_,
+                             settings.hostnameVerifier_, settings.certificatePinner_,
+                             settings.proxyAuthenticator_, settings.protocols_,
+                             settings.connectionSpecs_);
+    });
+    return https ? *httpsPrototype : *httpPrototype;
+  }
+
+  // The address for `url`: the last one made for its scheme when the origin is the same (calls
+  // usually go to the server the previous one went to), else a new one from the prototype.
+  Address address(const HttpUrl& url) const {
+    const bool https = url.isHttps();
+    {
+      std::lock_guard lock(lastAddressMutex);
+      const std::optional<Address>& last = lastAddress[https ? 1 : 0];
+      if (last && last->url().port() == url.port() && last->url().host() == url.host()) {
+        return *last;
+      }
+    }
+    Address made = internal::AddressAccess::withOrigin(prototype(https), url);
+    std::lock_guard lock(lastAddressMutex);
+    lastAddress[https ? 1 : 0] = made;
+    return made;
+  }
+
   Builder settings;
   std::vector<std::shared_ptr<Interceptor>> chain;
+  mutable std::once_flag prototypesMade;
+  mutable std::optional<Address> httpPrototype;
+  mutable std::optional<Address> httpsPrototype;
+  mutable std::mutex lastAddressMutex;
+  mutable std::optional<Address> lastAddress[2];  // http, https. Guarded by lastAddressMutex.
 };
 
 namespace {
@@ -95,6 +135,8 @@ const std::shared_ptr<CookieJar>& Client::cookieJar() const noexcept {
 const std::vector<Protocol>& Client::protocols() const noexcept {
   return state_->settings.protocols_;
 }
+Address Client::address(const HttpUrl& url) const { return state_->address(url); }
+
 const std::vector<std::shared_ptr<Interceptor>>& Client::callInterceptors() const noexcept {
   return state_->chain;
 }

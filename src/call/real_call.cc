@@ -132,12 +132,8 @@ void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newE
       std::find(specs.begin(), specs.end(), ConnectionSpec::CLEARTEXT) == specs.end()) {
     throw UnknownServiceException("CLEARTEXT communication not enabled for client");
   }
-  std::shared_ptr<internal::TlsContext> sslContext;
-  if (url.isHttps()) sslContext = client_.sslContext();
-  Address address(url.host(), url.port(), client_.dns(), std::move(sslContext),
-                  client_.hostnameVerifier(), client_.certificatePinner(),
-                  client_.proxyAuthenticator(), client_.protocols(), specs);
-  auto finder = std::make_unique<ExchangeFinder>(client_.connectionPool()->delegate(),
+  Address address = client_.address(url);
+  auto finder = std::make_shared<ExchangeFinder>(client_.connectionPool()->delegate(),
                                                  std::move(address), *this);
   std::lock_guard lock(mutex_);
   exchangeFinder_ = std::move(finder);

@@ -4,7 +4,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include "connection/address_access.h"
 #include "tern/authenticator.h"
+#include "url/http_url_data.h"
 
 namespace tern {
 namespace {
@@ -28,27 +30,24 @@ Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns
                .scheme(sslContext ? "https" : "http")
                .host(uriHost)
                .port(checkPort(uriPort))
-               .build()),
-      dns_(std::move(dns)),
-      sslContext_(std::move(sslContext)),
-      hostnameVerifier_(std::move(hostnameVerifier)),
-      certificatePinner_(std::move(certificatePinner)),
-      proxyAuthenticator_(std::move(proxyAuthenticator)),
-      protocols_(std::move(protocols)),
-      connectionSpecs_(std::move(connectionSpecs)) {
-  if (!dns_) throw std::invalid_argument("Address: dns == null");
-  if (!proxyAuthenticator_) throw std::invalid_argument("Address: proxyAuthenticator == null");
-  if (sslContext_ && !hostnameVerifier_) {
+               .build()) {
+  if (!dns) throw std::invalid_argument("Address: dns == null");
+  if (!proxyAuthenticator) throw std::invalid_argument("Address: proxyAuthenticator == null");
+  if (sslContext && !hostnameVerifier) {
     throw std::invalid_argument("Address: hostnameVerifier == null for https");
   }
-  if (sslContext_ && !certificatePinner_) {
+  if (sslContext && !certificatePinner) {
     throw std::invalid_argument("Address: certificatePinner == null for https");
   }
-  if (!sslContext_) {
+  if (!sslContext) {
     // Meaningless without TLS; dropped so that http addresses compare equal regardless.
-    hostnameVerifier_.reset();
-    certificatePinner_.reset();
+    hostnameVerifier.reset();
+    certificatePinner.reset();
   }
+  settings_ = std::make_shared<const Settings>(
+      Settings{std::move(dns), std::move(sslContext), std::move(hostnameVerifier),
+               std::move(certificatePinner), std::move(proxyAuthenticator), std::move(protocols),
+               std::move(connectionSpecs)});
 }
 
 Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
@@ -58,11 +57,15 @@ Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns
               {ConnectionSpec::MODERN_TLS, ConnectionSpec::CLEARTEXT}) {}
 
 bool Address::equalsNonHost(const Address& other) const noexcept {
-  return dns_ == other.dns_ && proxyAuthenticator_ == other.proxyAuthenticator_ &&
-         protocols_ == other.protocols_ && connectionSpecs_ == other.connectionSpecs_ &&
-         sslContext_ == other.sslContext_ && hostnameVerifier_ == other.hostnameVerifier_ &&
-         certificatePinner_ == other.certificatePinner_ && url_.scheme() == other.url_.scheme() &&
-         url_.port() == other.url_.port();
+  const Settings& a = *settings_;
+  const Settings& b = *other.settings_;
+  bool sameSettings =
+      &a == &b ||  // Addresses one client made: the usual case, and no lists to compare.
+      (a.dns == b.dns && a.proxyAuthenticator == b.proxyAuthenticator &&
+       a.protocols == b.protocols && a.connectionSpecs == b.connectionSpecs &&
+       a.sslContext == b.sslContext && a.hostnameVerifier == b.hostnameVerifier &&
+       a.certificatePinner == b.certificatePinner);
+  return sameSettings && url_.scheme() == other.url_.scheme() && url_.port() == other.url_.port();
 }
 
 bool Address::operator==(const Address& other) const noexcept {
@@ -76,3 +79,11 @@ std::string Address::toString() const {
 }
 
 }  // namespace tern
+
+namespace tern::internal {
+
+Address AddressAccess::withOrigin(const Address& prototype, const HttpUrl& url) {
+  return Address(HttpUrlAccess::origin(url), prototype.settings_);
+}
+
+}  // namespace tern::internal

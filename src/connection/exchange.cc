@@ -7,6 +7,7 @@
 #include "call/real_call.h"
 #include "connection/exchange_finder.h"
 #include "connection/real_connection.h"
+#include "io/ascii.h"
 #include "tern/buffered_source.h"
 #include "tern/exceptions.h"
 #include "tern/forwarding_sink.h"
@@ -194,8 +195,14 @@ std::optional<Response::Builder> Exchange::readResponseHeaders(bool expectContin
 ResponseBody Exchange::openResponseBody(const Response& response) {
   try {
     std::optional<MediaType> contentType;
-    if (std::optional<std::string> header = response.header("Content-Type")) {
-      contentType = MediaType::parse(*header);
+    // The last Content-Type, parsed in place (Headers::get() would copy it first).
+    const Headers& headers = response.headers();
+    for (auto it = headers.end(); it != headers.begin();) {
+      --it;
+      if (equalsIgnoreCase(it->first, "Content-Type")) {
+        contentType = MediaType::parse(it->second);
+        break;
+      }
     }
     int64_t contentLength = codec_->reportedContentLength(response);
     std::unique_ptr<Source> raw = codec_->openResponseBodySource(response);

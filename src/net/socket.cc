@@ -198,6 +198,12 @@ int64_t Socket::SocketSource::read(Buffer& sink, int64_t byteCount) {
   }
 
   std::optional<WaitLimit> limit;  // Computed at the first wait, so it bounds this whole read.
+  // Right after a request went out its answer is seldom there yet: wait for it first rather than
+  // try a read that would only say EAGAIN (one system call less per exchange).
+  if (socket_.readAfterWrite_.exchange(false, std::memory_order_relaxed)) {
+    limit = waitLimit(timeout_);
+    socket_.await(Operation::kRead, limit->until, limit->timeout);
+  }
   while (true) {
     std::span<std::byte> span = sink.writableSegment(1);
     const size_t wanted = std::min(span.size(), static_cast<size_t>(byteCount));
@@ -280,6 +286,7 @@ void Socket::SocketSink::write(Buffer& source, int64_t byteCount) {
     }
     socket_.throwErrno(error);
   }
+  socket_.readAfterWrite_.store(true, std::memory_order_relaxed);
 }
 
 void Socket::SocketSink::flush() {

@@ -178,6 +178,8 @@ class Socket {
   bool connected_ = false;     // Owner thread.
   WakeupFd wakeup_;            // Signaled by cancel(); closed by close() under fdLock_.
   std::atomic<bool> canceled_{false};
+  // Set by a write, cleared by the next read, which then polls before its first recv().
+  std::atomic<bool> readAfterWrite_{false};
   std::optional<InetSocketAddress> remote_;  // The peer (or connect()'s target); owner thread.
   bool outputShutdown_ = false;              // Owner thread.
   bool inputShutdown_ = false;               // Owner thread.

@@ -26,9 +26,18 @@ TlsContext::TlsContext()
     : TlsContext([](SSL_CTX* context) {
         // The directory is read lazily, one hashed file per issuer looked up.
         SSL_CTX_load_verify_dir(context, kSystemCertificateDirectory);
-        SSL_CTX_set_default_verify_paths(context);
       }) {
-  chainCleaner_.emplace(TrustRootIndex::of(SSL_CTX_get_cert_store(context_.get())));
+  systemTrust_ = true;
+}
+
+void TlsContext::loadSystemTrust() const {
+  if (!systemTrust_) return;
+  std::call_once(systemTrustLoaded_, [this] {
+    // Before any SSL of this context exists, so no handshake sees the store change.
+    SSL_CTX_set_default_verify_paths(context_.get());
+    ERR_clear_error();  // A missing default path is not an error worth keeping.
+    chainCleaner_.emplace(TrustRootIndex::of(SSL_CTX_get_cert_store(context_.get())));
+  });
 }
 
 TlsContext::TlsContext(const tls::HandshakeCertificates& certificates)
@@ -38,8 +47,8 @@ TlsContext::TlsContext(const tls::HandshakeCertificates& certificates)
 
 std::shared_ptr<TlsContext> TlsContext::insecure(
     const std::optional<tls::HandshakeCertificates>& certificates) {
-  auto context = certificates ? std::make_shared<TlsContext>(*certificates)
-                              : std::make_shared<TlsContext>();
+  auto context =
+      certificates ? std::make_shared<TlsContext>(*certificates) : std::make_shared<TlsContext>();
   SSL_CTX_set_verify(context->get(), SSL_VERIFY_NONE, nullptr);
   return context;
 }
@@ -59,6 +68,7 @@ TlsContext::TlsContext(const std::function<void(SSL_CTX*)>& configure)
 
 UniqueSsl TlsContext::newSsl(std::string_view host, int port,
                              const std::vector<std::string>& alpnProtocols) const {
+  loadSystemTrust();
   UniqueSsl ssl(SSL_new(context_.get()));
   if (!ssl) throw IOException("Cannot make a TLS connection: " + takeOpenSslErrors());
   SSL_set_connect_state(ssl.get());

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,7 +29,9 @@ class TlsContext {
 
   // A context that verifies servers against the system's trusted roots (kSystemCertificateDirectory
   // and OpenSSL's default paths, including $SSL_CERT_FILE / $SSL_CERT_DIR). Throws IOException if
-  // OpenSSL cannot make a context.
+  // OpenSSL cannot make a context. The roots are loaded when the first connection needs them
+  // (parsing the system bundle costs more than a hundred thousand allocations), so a client
+  // that never speaks https never pays for them.
   TlsContext();
 
   // A context that trusts what `certificates` trusts and presents its held certificate, if any
@@ -58,14 +61,23 @@ class TlsContext {
 
   // The chain a server presented, cleaned to the path from its leaf to a root this context
   // trusts; what CertificatePinner checks and Handshake reports.
-  const CertificateChainCleaner& chainCleaner() const noexcept { return *chainCleaner_; }
+  const CertificateChainCleaner& chainCleaner() const {
+    loadSystemTrust();
+    return *chainCleaner_;
+  }
 
  private:
   explicit TlsContext(const std::function<void(SSL_CTX*)>& configure);
 
+  // For the system-trust context: loads OpenSSL's default paths and indexes the roots, once.
+  void loadSystemTrust() const;
+
   mutable TlsSessionCache sessionCache_;  // Before context_: the context refers to it.
   UniqueSslCtx context_;
-  std::optional<CertificateChainCleaner> chainCleaner_;  // Set by every constructor.
+  // Set by every constructor, or for the system trust by loadSystemTrust().
+  mutable std::optional<CertificateChainCleaner> chainCleaner_;
+  bool systemTrust_ = false;  // Made by TlsContext(): its roots are loaded lazily.
+  mutable std::once_flag systemTrustLoaded_;
 };
 
 // True if `host` is an IPv4 or IPv6 literal ("127.0.0.1", "::1"), which takes no SNI.

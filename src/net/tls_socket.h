@@ -107,7 +107,6 @@ class TlsSocket {
    private:
     TlsSocket& socket_;
     Timeout timeout_;
-    std::vector<std::byte> record_;  // One record's plaintext, gathered from the Buffer.
   };
 
   // Runs `sslCall` (returning OpenSSL's int result) under sslMutex_ and collects its outcome.

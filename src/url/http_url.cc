@@ -62,6 +62,33 @@ HttpUrl HttpUrlAccess::fromRecord(const UrlRecord& record) {
   return HttpUrl(std::move(data));
 }
 
+HttpUrl HttpUrlAccess::origin(const HttpUrl& url) {
+  const HttpUrl::Data& data = *url.data_;
+  if (data.usernameEnd == data.usernameBegin && data.passwordEnd == data.passwordBegin &&
+      data.pathEnd - data.pathBegin == 1 && !data.hasQuery && !data.hasFragment) {
+    return url;  // Already "scheme://host[:port]/".
+  }
+  auto result = std::make_shared<HttpUrl::Data>();
+  std::string& out = result->url;
+  const bool ipv6 = data.host.find(':') != std::string::npos;
+  out.reserve(data.scheme.size() + data.host.size() + 16);
+  out.append(data.scheme).append("://");
+  if (ipv6) out.push_back('[');
+  out.append(data.host);
+  if (ipv6) out.push_back(']');
+  if (data.port != defaultPortForScheme(data.scheme)) {
+    out.push_back(':');
+    out.append(std::to_string(data.port));
+  }
+  result->pathBegin = out.size();
+  out.push_back('/');
+  result->pathEnd = out.size();
+  result->scheme = data.scheme;
+  result->host = data.host;
+  result->port = data.port;
+  return HttpUrl(std::move(result));
+}
+
 UrlRecord HttpUrlAccess::toRecord(const HttpUrl& url) {
   const HttpUrl::Data& data = *url.data_;
   UrlRecord record;

@@ -42,6 +42,10 @@ struct HttpUrlAccess {
 
   // The record an HttpUrl was made from, to serve as a base URL.
   static UrlRecord toRecord(const HttpUrl& url);
+
+  // "scheme://host[:port]/", the origin of `url`: `url` itself if it is one, else built from its
+  // canonical parts without parsing again.
+  static HttpUrl origin(const HttpUrl& url);
 };
 
 }  // namespace tern::internal
