@@ -38,8 +38,8 @@ TlsContext::TlsContext(const tls::HandshakeCertificates& certificates)
 
 std::shared_ptr<TlsContext> TlsContext::insecure(
     const std::optional<tls::HandshakeCertificates>& certificates) {
-  auto context = certificates ? std::make_shared<TlsContext>(*certificates)
-                              : std::make_shared<TlsContext>();
+  auto context =
+      certificates ? std::make_shared<TlsContext>(*certificates) : std::make_shared<TlsContext>();
   SSL_CTX_set_verify(context->get(), SSL_VERIFY_NONE, nullptr);
   return context;
 }
