@@ -63,9 +63,8 @@ class TlsSocket {
   Sink& sink() noexcept { return sink_; }
 
   // The SSL, for reading what the handshake settled (version, cipher, certificates). Use it only
-  // while no read or write is in progress, or under lock().
+  // while no read or write is in progress (after the handshake, before the streams are used).
   SSL* ssl() const noexcept { return ssl_.get(); }
-  std::unique_lock<std::mutex> lock() const { return std::unique_lock(sslMutex_); }
 
   // The protocol ALPN selected ("h2", "http/1.1"), or nullopt if none was negotiated.
   std::optional<std::string> selectedAlpnProtocol() const;

@@ -23,9 +23,9 @@ namespace tern::mockwebserver {
 namespace {
 
 using namespace std::chrono_literals;
+using tern::testing::TestCertificates;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-using tern::testing::TestCertificates;
 
 // A TLS client connection to the server, speaking raw HTTP/1.1 over tern's TlsSocket.
 class TlsClient {
@@ -34,8 +34,7 @@ class TlsClient {
             std::vector<std::string> alpn = {"http/1.1"}, std::string host = "localhost")
       : context_(certificates),
         socket_(internal::Socket::connectTo(
-            InetSocketAddress(InetAddress::loopbackIpv4().withHostName(host), server.port()),
-            5s)),
+            InetSocketAddress(InetAddress::loopbackIpv4().withHostName(host), server.port()), 5s)),
         transport_(*socket_),
         tls_(transport_, context_.newSsl(host, server.port(), alpn)) {
     tls_.source().timeout().timeout(5s);
@@ -174,7 +173,8 @@ TEST_F(MockWebServerHttpsTest, FailHandshakeSendsAHandshakeFailureAlert) {
       client.handshake();
       FAIL() << "expected SSLHandshakeException";
     } catch (const SSLHandshakeException& e) {
-      EXPECT_THAT(e.what(), HasSubstr("the server refused the handshake (handshake failure alert)"));
+      EXPECT_THAT(e.what(),
+                  HasSubstr("the server refused the handshake (handshake failure alert)"));
     }
   }
   // The failed connection consumed its response; the next connection gets the next one.
@@ -188,8 +188,8 @@ TEST_F(MockWebServerHttpsTest, FailHandshakeSendsAHandshakeFailureAlert) {
 
 TEST_F(MockWebServerHttpsTest, CloseStopsAClientThatNeverHandshakes) {
   server.useHttps(certificates.server());
-  auto idle =
-      internal::Socket::connectTo(InetSocketAddress(InetAddress::loopbackIpv4(), server.port()), 5s);
+  auto idle = internal::Socket::connectTo(
+      InetSocketAddress(InetAddress::loopbackIpv4(), server.port()), 5s);
   std::this_thread::sleep_for(50ms);  // The server's thread now waits for a ClientHello.
   const auto start = std::chrono::steady_clock::now();
   server.close();

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "exit_code.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <exception>
@@ -77,6 +78,36 @@ TEST(ExitCodeTest, ToolExceptionKeepsItsCodeAndMessage) {
 TEST(ExitCodeTest, TlsFailures) {
   EXPECT_EQ(classify(SSLHandshakeException("handshake failed")).exitCode, 35);
   EXPECT_EQ(classify(SSLPeerUnverifiedException("hostname mismatch")).exitCode, 60);
+}
+
+TEST(ExitCodeTest, CertificateProblemsAre60AndPinMismatches90) {
+  // tern's handshake nests the certificate's problem inside, as Java gives it as the cause.
+  std::exception_ptr untrusted;
+  try {
+    try {
+      throw CertificateException("untrusted certificate chain");
+    } catch (const CertificateException&) {
+      std::throw_with_nested(
+          SSLHandshakeException("handshake failed: untrusted certificate chain"));
+    }
+  } catch (...) {
+    untrusted = std::current_exception();
+  }
+  TransferError certificate = classifyFailure(untrusted, FailureContext());
+  EXPECT_EQ(certificate.exitCode, 60);
+  EXPECT_EQ(certificate.message,
+            "SSL certificate problem: handshake failed: untrusted certificate chain");
+
+  TransferError pinned = classify(SSLPeerUnverifiedException(
+      "Certificate pinning failure!\n  Peer certificate chain:\n    sha256/x: CN=a"));
+  EXPECT_EQ(pinned.exitCode, 90);
+  EXPECT_THAT(pinned.message,
+              ::testing::StartsWith("SSL: public key does not match pinned public key: Certificate "
+                                    "pinning failure!"));
+  EXPECT_EQ(
+      classify(SSLPeerUnverifiedException("Hostname a not verified:"))
+          .message.find("SSL: no alternative certificate subject name matches target host name"),
+      0u);
 }
 
 TEST(ExitCodeTest, BrokenResponses) {

@@ -47,6 +47,12 @@ int main(int argc, char** argv) {
   try {
     tern::tool::TransferRunner runner(options, std::cout, std::cerr);
     return runner.run();
+  } catch (const tern::tool::ToolException& e) {
+    // A client that could not be set up from the command line's files (--cacert, --cert).
+    if (options.showErrors()) {
+      std::cerr << "tern: (" << e.exitCode() << ") " << e.what() << "\n";
+    }
+    return e.exitCode();
   } catch (const std::exception& e) {
     // Transfers report their own failures; this is a client that could not be set up.
     std::cerr << "tern: (" << tern::tool::kExitFailedInit << ") " << e.what() << "\n";

@@ -42,8 +42,7 @@ std::optional<tls::HandshakeCertificates> handshakeCertificates(const Options& o
   }
   if (options.clientCert) {
     const std::string& keyPath = options.clientKey ? *options.clientKey : *options.clientCert;
-    const std::string certificatePem =
-        readFile(*options.clientCert, kExitSslCertProblem, "--cert");
+    const std::string certificatePem = readFile(*options.clientCert, kExitSslCertProblem, "--cert");
     const std::string keyPem = readFile(keyPath, kExitSslCertProblem, "--key");
     try {
       std::vector<Certificate> chain = Certificate::decodePemChain(certificatePem);

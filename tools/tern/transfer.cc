@@ -14,10 +14,10 @@
 #include "exit_code.h"
 #include "output.h"
 #include "request_factory.h"
-#include "tls_setup.h"
 #include "tern/buffered_source.h"
 #include "tern/call.h"
 #include "tern/response.h"
+#include "tls_setup.h"
 #include "write_out.h"
 
 namespace tern::tool {
