@@ -95,8 +95,16 @@ class Buffer final : public BufferedSource, public BufferedSink {
   // `minCapacity` is out of range.
   std::span<std::byte> writableSegment(size_t minCapacity);
 
-  // Adds the first `byteCount` bytes of the span from writableSegment() to the buffer. Throws
-  // std::invalid_argument if that span was shorter.
+  // Free space at the tail for a scatter read (readv) of up to `byteCount` bytes: the last
+  // segment's free space, then as many new empty segments as it takes, at most out.size() spans
+  // in all. Returns how many spans of `out` it filled. Follow with commitWrite(n) for the n bytes
+  // actually written into them, in order. Throws std::invalid_argument if `out` is empty or
+  // byteCount is 0.
+  size_t writableSegments(std::span<std::span<std::byte>> out, size_t byteCount);
+
+  // Adds the first `byteCount` bytes of the space from writableSegment() or writableSegments()
+  // to the buffer, and drops the segments left empty. Throws std::invalid_argument if that space
+  // was smaller.
   void commitWrite(size_t byteCount);
 
   // Source / BufferedSource ---------------------------------------------------------------------
@@ -150,11 +158,14 @@ class Buffer final : public BufferedSource, public BufferedSink {
   void pushTail(std::unique_ptr<internal::Segment> segment);
 
   // segments_[head_..] hold the bytes; slots before head_ are spent and reclaimed lazily, so
-  // removing the head is O(1) without a deque's up-front allocation. Only the last segment may
-  // be empty (between writableSegment() and commitWrite()).
+  // removing the head is O(1) without a deque's up-front allocation. Only trailing segments may
+  // be empty (between writableSegment(s)() and commitWrite()).
   std::vector<std::unique_ptr<internal::Segment>> segments_;
   size_t head_ = 0;
   int64_t size_ = 0;
+  // The segment where the space of the last writableSegment(s)() starts, until commitWrite().
+  static constexpr size_t kNoWrite = static_cast<size_t>(-1);
+  size_t writeFrom_ = kNoWrite;
 };
 
 }  // namespace tern

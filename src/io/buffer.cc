@@ -40,13 +40,15 @@ Buffer::~Buffer() = default;
 Buffer::Buffer(Buffer&& other) noexcept
     : segments_(std::exchange(other.segments_, {})),
       head_(std::exchange(other.head_, 0)),
-      size_(std::exchange(other.size_, 0)) {}
+      size_(std::exchange(other.size_, 0)),
+      writeFrom_(std::exchange(other.writeFrom_, kNoWrite)) {}
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
     segments_ = std::exchange(other.segments_, {});
     head_ = std::exchange(other.head_, 0);
     size_ = std::exchange(other.size_, 0);
+    writeFrom_ = std::exchange(other.writeFrom_, kNoWrite);
   }
   return *this;
 }
@@ -61,6 +63,7 @@ void Buffer::clear() noexcept {
   segments_.clear();
   head_ = 0;
   size_ = 0;
+  writeFrom_ = kNoWrite;
 }
 
 Segment& Buffer::head() const { return *segments_[head_]; }
@@ -90,9 +93,10 @@ void Buffer::dropTail() {
 }
 
 void Buffer::pushTail(std::unique_ptr<Segment> segment) {
-  // An empty tail is a leftover writableSegment(); a segment after it would break the rule that
-  // only the last segment may be empty.
-  if (Segment* last = tail(); last != nullptr && last->readable() == 0) {
+  // Empty tails are leftovers of writableSegment(s)(); a segment after them would break the rule
+  // that only trailing segments may be empty.
+  while (Segment* last = tail()) {
+    if (last->readable() != 0) break;
     dropTail();
   }
   // Okio's compaction: if the new segment fits in the space around the current tail's bytes,
@@ -232,22 +236,55 @@ std::span<std::byte> Buffer::writableSegment(size_t minCapacity) {
     segments_.push_back(Segment::make());
     last = segments_.back().get();
   }
+  writeFrom_ = segments_.size() - 1;
   return {last->data + last->limit, last->writable()};
 }
 
-void Buffer::commitWrite(size_t byteCount) {
-  Segment* last = tail();
-  if (last == nullptr || byteCount > last->writable()) {
-    if (byteCount == 0) {
-      return;
-    }
-    throw std::invalid_argument("Buffer::commitWrite: byteCount=" + std::to_string(byteCount) +
-                                " exceeds the writable segment's " +
-                                std::to_string(last ? last->writable() : 0) + " free bytes");
+size_t Buffer::writableSegments(std::span<std::span<std::byte>> out, size_t byteCount) {
+  if (out.empty() || byteCount == 0) {
+    throw std::invalid_argument(
+        "Buffer::writableSegments: no room asked for (spans=" + std::to_string(out.size()) +
+        ", byteCount=" + std::to_string(byteCount) + ")");
   }
-  last->limit += byteCount;
+  size_t count = 0;
+  size_t room = 0;
+  writeFrom_ = segments_.size();
+  if (Segment* last = tail(); last != nullptr && last->writable() > 0) {
+    writeFrom_ = segments_.size() - 1;
+    out[count++] = {last->data + last->limit, last->writable()};
+    room += last->writable();
+  }
+  while (room < byteCount && count < out.size()) {
+    segments_.push_back(Segment::make());
+    Segment& added = *segments_.back();
+    out[count++] = {added.data, added.writable()};
+    room += added.writable();
+  }
+  return count;
+}
+
+void Buffer::commitWrite(size_t byteCount) {
+  // Where the space handed out starts; without a writableSegment(s)() before, the tail's room.
+  size_t first = writeFrom_;
+  writeFrom_ = kNoWrite;
+  if (first < head_ || first >= segments_.size()) {
+    first = segments_.empty() ? 0 : segments_.size() - 1;
+  }
+  size_t free = 0;
+  for (size_t i = first; i < segments_.size(); ++i) free += segments_[i]->writable();
+  if (byteCount > free) {
+    throw std::invalid_argument("Buffer::commitWrite: byteCount=" + std::to_string(byteCount) +
+                                " exceeds the writable segments' " + std::to_string(free) +
+                                " free bytes");
+  }
   size_ += static_cast<int64_t>(byteCount);
-  if (last->readable() == 0) {
+  for (size_t i = first; i < segments_.size() && byteCount > 0; ++i) {
+    size_t n = std::min(byteCount, segments_[i]->writable());
+    segments_[i]->limit += n;
+    byteCount -= n;
+  }
+  while (Segment* last = tail()) {  // Those left empty go.
+    if (last->readable() != 0) break;
     dropTail();
   }
 }

@@ -25,7 +25,9 @@ int64_t RealBufferedSource::read(Buffer& sink, int64_t byteCount) {
   if (byteCount == 0) {
     return 0;
   }
-  if (buffer_.size() == 0 && source_.read(buffer_, kSegmentSize) == -1) {
+  // A large read asks the source for as much (a socket then fills several segments at once);
+  // a small one still reads a whole segment ahead.
+  if (buffer_.size() == 0 && source_.read(buffer_, std::max(byteCount, kSegmentSize)) == -1) {
     return -1;
   }
   int64_t n = std::min(byteCount, buffer_.size());

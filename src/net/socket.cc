@@ -30,6 +30,8 @@ constexpr int kSendFlags = 0;  // SO_NOSIGPIPE is set on the socket instead.
 
 // Segments per sendmsg(); 64 × 8 KiB is plenty per system call and well under IOV_MAX.
 constexpr size_t kMaxIovecs = 64;
+// The most segments one read fills.
+constexpr size_t kMaxReadSegments = 8;
 
 const char* operationName(Socket::Operation operation) {
   switch (operation) {
@@ -205,9 +207,23 @@ int64_t Socket::SocketSource::read(Buffer& sink, int64_t byteCount) {
     socket_.await(Operation::kRead, limit->until, limit->timeout);
   }
   while (true) {
-    std::span<std::byte> span = sink.writableSegment(1);
-    const size_t wanted = std::min(span.size(), static_cast<size_t>(byteCount));
-    const ssize_t n = ::recv(socket_.fd_, span.data(), wanted, 0);
+    // Up to kMaxReadSegments segments in one system call: a large body arrives in 64 KiB reads
+    // rather than 8 KiB ones.
+    std::span<std::byte> spans[kMaxReadSegments];
+    const size_t wanted = static_cast<size_t>(std::min<int64_t>(
+        byteCount, kMaxReadSegments * static_cast<int64_t>(Buffer::kSegmentSize)));
+    const size_t count = sink.writableSegments(spans, wanted);
+    iovec iov[kMaxReadSegments];
+    size_t room = 0;
+    for (size_t i = 0; i < count; ++i) {
+      iov[i].iov_base = spans[i].data();
+      iov[i].iov_len = std::min(spans[i].size(), wanted - room);
+      room += iov[i].iov_len;
+    }
+    msghdr message{};
+    message.msg_iov = iov;
+    message.msg_iovlen = count;
+    const ssize_t n = ::recvmsg(socket_.fd_, &message, 0);
     const int error = errno;
     if (n > 0) {
       sink.commitWrite(static_cast<size_t>(n));

@@ -98,7 +98,8 @@ int64_t TlsSocket::TlsSource::read(Buffer& sink, int64_t byteCount) {
     sink.commitWrite(result.error == SSL_ERROR_NONE ? result.bytes : 0);
     switch (result.error) {
       case SSL_ERROR_NONE:
-        return static_cast<int64_t>(result.bytes);
+        return static_cast<int64_t>(result.bytes) +
+               readDecrypted(sink, byteCount - static_cast<int64_t>(result.bytes));
       case SSL_ERROR_ZERO_RETURN:  // The peer's close_notify: a clean end (RFC 8446 §6.1).
         socket_.inputEnded_ = true;
         return -1;
@@ -111,6 +112,26 @@ int64_t TlsSocket::TlsSource::read(Buffer& sink, int64_t byteCount) {
         throwStreamFailure(socket_.ssl(), result, socket_.transport_.peerName(), true);
     }
   }
+}
+
+int64_t TlsSocket::TlsSource::readDecrypted(Buffer& sink, int64_t byteCount) {
+  int64_t total = 0;
+  while (total < byteCount) {
+    TlsCallResult pending = socket_.call([](SSL* ssl, size_t& bytes) {
+      bytes = static_cast<size_t>(SSL_pending(ssl));
+      return 1;
+    });
+    if (pending.bytes == 0) break;
+    std::span<std::byte> span = sink.writableSegment(1);
+    const size_t wanted =
+        std::min({span.size(), pending.bytes, static_cast<size_t>(byteCount - total)});
+    TlsCallResult result = socket_.call(
+        [&](SSL* ssl, size_t& bytes) { return SSL_read_ex(ssl, span.data(), wanted, &bytes); });
+    sink.commitWrite(result.error == SSL_ERROR_NONE ? result.bytes : 0);
+    if (result.error != SSL_ERROR_NONE) break;  // The next read() reports it.
+    total += static_cast<int64_t>(result.bytes);
+  }
+  return total;
 }
 
 void TlsSocket::TlsSink::write(Buffer& source, int64_t byteCount) {

@@ -91,6 +91,10 @@ class TlsSocket {
     void close() override {}
 
    private:
+    // Up to `byteCount` more bytes that OpenSSL has already decrypted (the rest of a record the
+    // last SSL_read took part of): no system call. Returns how many it added to `sink`.
+    int64_t readDecrypted(Buffer& sink, int64_t byteCount);
+
     TlsSocket& socket_;
     Timeout timeout_;
   };

@@ -379,6 +379,48 @@ TEST(BufferTest, WritableSegmentAndCommitRejectBadSizes) {
   EXPECT_EQ(buffer.size(), 0);
 }
 
+TEST(BufferTest, WritableSegmentsOfferTheTailsRoomThenNewSegments) {
+  Buffer buffer;
+  buffer.writeUtf8(std::string(kSeg - 3, 'a'));
+  std::span<std::byte> spans[4];
+  ASSERT_EQ(buffer.writableSegments(spans, 3 + 2 * kSeg), 3u);
+  EXPECT_EQ(spans[0].size(), 3u);
+  EXPECT_EQ(spans[1].size(), kSeg);
+  EXPECT_EQ(spans[2].size(), kSeg);
+  std::memset(spans[0].data(), 'b', 3);
+  std::memset(spans[1].data(), 'c', kSeg);
+  std::memset(spans[2].data(), 'd', 10);
+  buffer.commitWrite(3 + kSeg + 10);  // As a readv() that came up short.
+  EXPECT_EQ(segmentSizes(buffer), (std::vector<size_t>{kSeg, kSeg, 10}));
+  EXPECT_EQ(buffer.readUtf8(),
+            std::string(kSeg - 3, 'a') + "bbb" + std::string(kSeg, 'c') + std::string(10, 'd'));
+}
+
+TEST(BufferTest, WritableSegmentsStopAtTheSpansGiven) {
+  Buffer buffer;
+  std::span<std::byte> spans[2];
+  EXPECT_EQ(buffer.writableSegments(spans, 10 * kSeg), 2u);
+  buffer.commitWrite(kSeg + 1);
+  EXPECT_EQ(segmentSizes(buffer), (std::vector<size_t>{kSeg, 1}));
+}
+
+TEST(BufferTest, WritableSegmentsCommittedShortLeaveNoEmptySegments) {
+  Buffer buffer;
+  buffer.writeUtf8(std::string(kSeg, 'a'));  // A full tail: every span is a new segment.
+  std::span<std::byte> spans[3];
+  ASSERT_EQ(buffer.writableSegments(spans, 3 * kSeg), 3u);
+  EXPECT_THROW(buffer.commitWrite(3 * kSeg + 1), std::invalid_argument);
+  buffer.commitWrite(0);
+  EXPECT_EQ(segmentSizes(buffer), (std::vector<size_t>{kSeg}));
+  ASSERT_EQ(buffer.writableSegments(spans, 3 * kSeg), 3u);
+  spans[0][0] = std::byte{'b'};
+  buffer.commitWrite(1);
+  EXPECT_EQ(segmentSizes(buffer), (std::vector<size_t>{kSeg, 1}));
+  EXPECT_THROW(buffer.writableSegments(std::span<std::span<std::byte>>(), 1),
+               std::invalid_argument);
+  EXPECT_THROW(buffer.writableSegments(spans, 0), std::invalid_argument);
+}
+
 TEST(BufferTest, UncommittedEmptySegmentIsDroppedWhenSegmentsMoveIn) {
   Buffer sink;
   sink.writeUtf8(std::string(kSeg, 'a'));
