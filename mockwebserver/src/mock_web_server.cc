@@ -20,8 +20,10 @@
 #include <utility>
 
 #include "http1_connection.h"
+#include "http2_server_connection.h"
 #include "server_socket.h"
 #include "server_state.h"
+#include "tern/client.h"
 #include "tern/exceptions.h"
 
 namespace tern::mockwebserver {
@@ -127,7 +129,12 @@ void MockWebServer::Impl::serveConnection(FileDescriptor socket, int connectionI
   try {
     raw->thread = std::thread([this, raw, socket = std::move(socket), connectionIndex]() mutable {
       try {
-        internal::Http1Connection(state, std::move(socket), connectionIndex).serve();
+        std::vector<Protocol> protocols = state.protocols();
+        if (protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE) {
+          internal::Http2ServerConnection(state, std::move(socket), connectionIndex).serve();
+        } else {
+          internal::Http1Connection(state, std::move(socket), connectionIndex).serve();
+        }
       } catch (const std::exception& e) {
         std::fprintf(stderr, "MockWebServer[%d] connection %d failed: %s\n", state.port(),
                      connectionIndex, e.what());
@@ -306,6 +313,22 @@ void MockWebServer::setBodyLimit(int64_t bodyLimit) {
 }
 
 int64_t MockWebServer::bodyLimit() const { return impl_->state.bodyLimit(); }
+
+void MockWebServer::setProtocols(std::vector<Protocol> protocols) {
+  // The client's rules (OkHttp's MockWebServer.protocols checks the same).
+  Client::Builder().protocols(protocols);
+  impl_->state.setProtocols(std::move(protocols));
+}
+
+std::vector<Protocol> MockWebServer::protocols() const { return impl_->state.protocols(); }
+
+void MockWebServer::setGoAwayAfterStreams(int streamCount) {
+  if (streamCount < 0) {
+    throw std::invalid_argument("MockWebServer::setGoAwayAfterStreams: negative count " +
+                                std::to_string(streamCount));
+  }
+  impl_->state.setGoAwayAfterStreams(streamCount);
+}
 
 std::string MockWebServer::toString() const {
   return "MockWebServer[" + std::to_string(started() ? impl_->state.port() : -1) + "]";

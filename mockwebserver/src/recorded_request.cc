@@ -10,7 +10,7 @@ namespace tern::mockwebserver {
 RecordedRequest::RecordedRequest(std::string requestLine, Headers headers,
                                  std::vector<int64_t> chunkSizes, int64_t bodySize,
                                  std::string body, int sequenceNumber, int connectionIndex,
-                                 const HttpUrl& url, std::exception_ptr failure)
+                                 const HttpUrl& url, std::exception_ptr failure, int streamId)
     : requestLine_(std::move(requestLine)),
       url_(url),
       headers_(std::move(headers)),
@@ -19,7 +19,8 @@ RecordedRequest::RecordedRequest(std::string requestLine, Headers headers,
       body_(std::move(body)),
       sequenceNumber_(sequenceNumber),
       connectionIndex_(connectionIndex),
-      failure_(std::move(failure)) {
+      failure_(std::move(failure)),
+      streamId_(streamId) {
   // "method SP request-target SP HTTP-version" (RFC 9112 §3); a malformed line fills what it can.
   const size_t methodEnd = requestLine_.find(' ');
   method_ = requestLine_.substr(0, methodEnd);

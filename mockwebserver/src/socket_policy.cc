@@ -41,6 +41,9 @@ struct PolicyName {
     return "StallSocketAtStart";
   }
   std::string operator()(const SocketPolicy::NoResponse&) const { return "NoResponse"; }
+  std::string operator()(const SocketPolicy::ResetStreamAtStart& policy) const {
+    return "ResetStreamAtStart(http2ErrorCode=" + std::to_string(policy.http2ErrorCode) + ")";
+  }
 };
 
 }  // namespace

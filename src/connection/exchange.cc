@@ -208,6 +208,8 @@ ResponseBody Exchange::openResponseBody(const Response& response) {
   }
 }
 
+Headers Exchange::trailers() { return codec_->trailers(); }
+
 void Exchange::noRequestBody() { call_->messageDone(*this, true, false, nullptr); }
 
 void Exchange::noNewExchangesOnConnection() { connection_->noNewExchanges(); }
@@ -221,7 +223,7 @@ void Exchange::detachWithViolence() {
 
 void Exchange::trackFailure(const IOException& e) {
   hasFailure_ = true;
-  finder_->trackFailure(e);
+  finder_->trackFailure(e, connection_);
   connection_->trackFailure(*call_, e);
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tern/http_url.h"
 #include "tern/mockwebserver/dispatcher.h"
@@ -15,10 +16,14 @@
 #include "tern/mockwebserver/queue_dispatcher.h"
 #include "tern/mockwebserver/recorded_request.h"
 #include "tern/mockwebserver/socket_policy.h"
+#include "tern/protocol.h"
 
 namespace tern::mockwebserver {
 
-// A scriptable HTTP/1.1 server for tests, as OkHttp's mockwebserver3 MockWebServer. Script the
+// A scriptable HTTP/1.1 and HTTP/2 server for tests, as OkHttp's mockwebserver3 MockWebServer.
+// HTTP/2 is cleartext with prior knowledge (setProtocols({Protocol::H2_PRIOR_KNOWLEDGE})), served
+// on nghttp2's server API: each stream is answered on its own thread, so a slow or stalled
+// response never holds up the connection's other streams. Script the
 // responses, point the code under test at url(), then check the requests it made:
 //
 //   MockWebServer server;
@@ -111,6 +116,19 @@ class MockWebServer {
   // recorded for DisconnectAtStart / StallSocketAtStart connections). More than the number of
   // connections when connections are reused.
   int requestCount() const;
+
+  // The protocols to serve, as OkHttp's MockWebServer.protocols: {HTTP_2, HTTP_1_1} by default
+  // (HTTP/1.1 on cleartext), or exactly {H2_PRIOR_KNOWLEDGE} to serve every connection as
+  // HTTP/2 without negotiation (RFC 9113 §3.3). Applies to connections accepted afterwards.
+  // Throws std::invalid_argument as Client::Builder::protocols() does for a bad list.
+  void setProtocols(std::vector<Protocol> protocols);
+  std::vector<Protocol> protocols() const;
+
+  // HTTP/2: each connection serves `streamCount` streams, then answers the next stream's HEADERS
+  // with GOAWAY(last-stream-id = the last served stream, NO_ERROR), so the client retries that
+  // stream and any later ones on a new connection; the streams served finish normally. 0 (the
+  // default) never sends GOAWAY. Throws std::invalid_argument if negative.
+  void setGoAwayAfterStreams(int streamCount);
 
   // Keeps at most `bodyLimit` bytes of each request body in RecordedRequest::body() (bodySize()
   // still counts them all). Unlimited by default. Throws std::invalid_argument if negative.
