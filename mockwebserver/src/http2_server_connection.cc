@@ -53,12 +53,15 @@ struct NameValues {
   }
 };
 
-NameValues responseHeaders(const MockResponse& response) {
+// `informational`: a 1xx response, which has no body and so no Content-Length (RFC 9110 §15.2).
+NameValues responseHeaders(const MockResponse& response, bool informational) {
   NameValues result;
   result.add(":status", std::to_string(response.code()));
   for (const auto& [name, value] : response.headers()) {
     std::string lower = toLower(name);
-    if (!isConnectionSpecific(lower)) result.add(std::move(lower), value);
+    if (isConnectionSpecific(lower)) continue;
+    if (informational && lower == "content-length") continue;
+    result.add(std::move(lower), value);
   }
   return result;
 }
@@ -205,8 +208,17 @@ Http2ServerConnection::Http2ServerConnection(ServerState& server, FileDescriptor
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &Callbacks::onDataChunkRecv);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Callbacks::onFrameRecv);
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Callbacks::onStreamClose);
-  int result = nghttp2_session_server_new(&session_, callbacks, this);
+  nghttp2_option* option = nullptr;
+  if (nghttp2_option_new(&option) != 0) {
+    nghttp2_session_callbacks_del(callbacks);
+    throw std::bad_alloc();
+  }
+  // Scripted responses may carry header lists beyond nghttp2's default 64 KiB block, to test a
+  // client's limits.
+  nghttp2_option_set_max_send_header_block_length(option, 1024 * 1024);
+  int result = nghttp2_session_server_new2(&session_, callbacks, this, option);
   nghttp2_session_callbacks_del(callbacks);
+  nghttp2_option_del(option);
   if (result != 0) throw std::bad_alloc();
 }
 
@@ -354,7 +366,7 @@ void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool 
     }
     for (const MockResponse& informational : response.informationalResponses()) {
       server_.closing().sleep(informational.headersDelay());
-      NameValues headers = responseHeaders(informational);
+      NameValues headers = responseHeaders(informational, true);
       std::lock_guard lock(mutex_);
       nghttp2_submit_headers(session_, NGHTTP2_FLAG_NONE, stream->id, nullptr, headers.build(),
                              headers.storage.size(), nullptr);
@@ -362,7 +374,7 @@ void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool 
     server_.closing().sleep(response.headersDelay());
     const bool hasBody = response.hasBody() || response.trailers().size() > 0;
     {
-      NameValues headers = responseHeaders(response);
+      NameValues headers = responseHeaders(response, false);
       std::lock_guard lock(mutex_);
       if (stream->closed || failed_) return;
       stream->trailers = response.trailers();

@@ -13,6 +13,7 @@
 #include "connection/exchange_codec.h"
 #include "connection/real_connection.h"
 #include "http/http_method.h"
+#include "http2/connection_shutdown_exception.h"
 #include "io/ascii.h"
 #include "tern/buffered_sink.h"
 
@@ -83,6 +84,8 @@ Response CallServerInterceptor::intercept(Chain& chain) {
     // A write timeout or a cancellation: the connection is unusable, as OkHttp's closed socket
     // would be, so there is no response worth waiting for.
     throw;
+  } catch (const ConnectionShutdownException&) {
+    throw;  // No stream was opened: nothing to read, and the call may retry elsewhere.
   } catch (const IOException&) {
     // Failing to send is final unless the server is already answering (it may have stopped
     // reading a body it did not want): then read its response.

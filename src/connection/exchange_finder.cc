@@ -111,9 +111,15 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     }
   } endConnect{multiplexed ? &pool_ : nullptr, &address_};
 
-  // A new connection, over the next route.
+  // A new connection, over the route a refused stream came back from, or the next route.
   std::optional<Route> route;
-  if (routeSelection_ && routeSelection_->hasNext()) {
+  {
+    std::lock_guard lock(excludedMutex_);
+    route = std::exchange(nextRouteToTry_, std::nullopt);
+  }
+  if (route) {
+    // Retrying a refused stream on a new connection over the same route.
+  } else if (routeSelection_ && routeSelection_->hasNext()) {
     route = routeSelection_->next();
   } else {
     if (!routeSelector_) routeSelector_.emplace(address_, call_.client().routeDatabase());
@@ -154,6 +160,7 @@ void ExchangeFinder::trackFailure(const IOException& e,
   if (connection) {
     std::lock_guard lock(excludedMutex_);
     excluded_.push_back(connection);
+    nextRouteToTry_ = connection->route();
   }
 }
 

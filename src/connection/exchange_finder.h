@@ -71,6 +71,9 @@ class ExchangeFinder {
   std::atomic<int> otherFailureCount_{0};
   std::mutex excludedMutex_;
   std::vector<std::shared_ptr<RealConnection>> excluded_;  // Guarded by excludedMutex_.
+  // The route of a connection that refused a stream or shut down: the retry connects over it
+  // again (OkHttp's nextRouteToTry). Guarded by excludedMutex_.
+  std::optional<Route> nextRouteToTry_;
 };
 
 }  // namespace tern::internal

@@ -397,6 +397,7 @@ void Http2Connection::flush() {
     }
     if (out.size() == 0) {
       writing_ = false;
+      writerIdle_.notify_all();
       return;
     }
     lock.unlock();
@@ -406,6 +407,7 @@ void Http2Connection::flush() {
     } catch (const IOException&) {
       lock.lock();
       writing_ = false;
+      writerIdle_.notify_all();
       failConnectionLocked(std::current_exception());
       lock.unlock();
       breakSocket_();
@@ -515,6 +517,10 @@ void Http2Connection::close() {
       std::make_exception_ptr(IOException("HTTP/2 connection to " + peerName_ + " closed")));
   writerQueue_->shutdown();
   if (reader_.joinable()) reader_.join();
+  // The owner closes the socket next: no write may still be in progress then. None starts
+  // after the failure above, and one under way fails fast on the broken socket.
+  std::unique_lock lock(mutex_);
+  writerIdle_.wait(lock, [this] { return !writing_; });
 }
 
 }  // namespace tern::internal

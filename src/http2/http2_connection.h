@@ -158,10 +158,11 @@ class Http2Connection {
   std::mutex mutex_;                    // Guards everything below and every stream's state.
   nghttp2_session* session_ = nullptr;  // Owned; freed by releaseSessionLocked().
   std::map<int32_t, std::shared_ptr<Http2Stream>> streams_;  // Open in the session.
-  bool writing_ = false;        // A thread is writing the session's output.
-  bool shutdown_ = false;       // No new streams.
-  bool closed_ = false;         // close() ran.
-  std::exception_ptr failure_;  // Why the connection failed, or null.
+  bool writing_ = false;                // A thread is writing the session's output.
+  std::condition_variable writerIdle_;  // Notified when writing_ becomes false.
+  bool shutdown_ = false;               // No new streams.
+  bool closed_ = false;                 // close() ran.
+  std::exception_ptr failure_;          // Why the connection failed, or null.
   int maxConcurrentStreams_ = INT32_MAX;
   // Events for the listener, delivered by deliverEvents().
   bool settingsChanged_ = false;

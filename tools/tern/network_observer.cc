@@ -14,7 +14,19 @@ NetworkObserver::NetworkObserver(std::ostream* verbose, std::vector<std::string>
                                  std::optional<int64_t> maxRedirects)
     : verbose_(verbose), droppedHeaders_(std::move(droppedHeaders)), maxRedirects_(maxRedirects) {}
 
-void NetworkObserver::begin() { log_ = ExchangeLog(); }
+void NetworkObserver::begin(const Call& call) {
+  std::lock_guard lock(mutex_);
+  logs_[&call] = ExchangeLog();
+}
+
+ExchangeLog NetworkObserver::take(const Call& call) {
+  std::lock_guard lock(mutex_);
+  auto it = logs_.find(&call);
+  if (it == logs_.end()) return ExchangeLog();
+  ExchangeLog result = std::move(it->second);
+  logs_.erase(it);
+  return result;
+}
 
 int NetworkObserver::connectionNumber(const Connection& connection, bool& isNew) {
   std::string local;
@@ -40,21 +52,24 @@ Response NetworkObserver::intercept(Chain& chain) {
     request = builder.build();
   }
 
+  const Call* call = &chain.call();
+  std::unique_lock lock(mutex_);
+  ExchangeLog& log = logs_[call];
   Connection* connection = chain.connection();
   if (connection != nullptr) {
     bool isNew = false;
     int number = connectionNumber(*connection, isNew);
     const InetSocketAddress& remote = connection->remoteAddress();
-    log_.remoteIp = remote.address().hostAddress();
-    log_.remotePort = remote.port();
+    log.remoteIp = remote.address().hostAddress();
+    log.remotePort = remote.port();
     if (isNew) {
-      ++log_.newConnections;
+      ++log.newConnections;
     }
     if (verbose_ != nullptr) {
       const std::string& host = request.url().host();
       if (isNew) {
-        *verbose_ << "* Connected to " << host << " (" << log_.remoteIp << ") port "
-                  << log_.remotePort << " (#" << number << ")\n";
+        *verbose_ << "* Connected to " << host << " (" << log.remoteIp << ") port "
+                  << log.remotePort << " (#" << number << ")\n";
       } else {
         *verbose_ << "* Re-using existing connection #" << number << " with host " << host << "\n";
       }
@@ -63,21 +78,24 @@ Response NetworkObserver::intercept(Chain& chain) {
   if (verbose_ != nullptr) {
     *verbose_ << prefixLines(requestHead(request), "> ") << std::flush;
   }
+  lock.unlock();
 
   Response response = chain.proceed(request);
 
   std::string head =
       responseHead(response.protocol(), response.code(), response.message(), response.headers());
+  lock.lock();
+  ExchangeLog& log = logs_[call];
   if (verbose_ != nullptr) {
     *verbose_ << prefixLines(head, "< ") << std::flush;
   }
-  log_.responseHeads.push_back(std::move(head));
+  log.responseHeads.push_back(std::move(head));
 
   if (response.isRedirect() && response.header("Location")) {
-    if (maxRedirects_ && *maxRedirects_ >= 0 && log_.redirects >= *maxRedirects_) {
+    if (maxRedirects_ && *maxRedirects_ >= 0 && log.redirects >= *maxRedirects_) {
       throw TooManyRedirectsException(*maxRedirects_);
     }
-    ++log_.redirects;
+    ++log.redirects;
   }
   return response;
 }

@@ -61,6 +61,13 @@ struct Options {
   std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.
   bool showVersion = false;              // -V/--version
 
+  // --http1.1, --http2 (the default: h2 where TLS offers it, else HTTP/1.1; tern has no h2c
+  // Upgrade), --http2-prior-knowledge (cleartext HTTP/2 without negotiation). The last one wins.
+  enum class HttpVersion { kDefault, kHttp11, kHttp2, kHttp2PriorKnowledge };
+  HttpVersion httpVersion = HttpVersion::kDefault;
+  bool parallel = false;  // -Z/--parallel: transfers run at once, through the dispatcher.
+  int parallelMax = 50;   // --parallel-max: at most this many at once (curl: 1..300).
+
   // True if error messages are printed: not silent, or silent with -S.
   bool showErrors() const { return !silent || showError; }
 };
