@@ -84,8 +84,7 @@ Response NetworkObserver::intercept(Chain& chain) {
 
   std::string head =
       responseHead(response.protocol(), response.code(), response.message(), response.headers());
-  lock.lock();
-  ExchangeLog& log = logs_[call];
+  lock.lock();  // `log` is still valid: std::map keeps its nodes, and only take() erases.
   if (verbose_ != nullptr) {
     *verbose_ << prefixLines(head, "< ") << std::flush;
   }

@@ -192,10 +192,15 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   CLI::Option* writeOutOption =
       app.add_option("-w,--write-out", writeOut, "Output FORMAT after each transfer (@file)");
   app.add_flag("-V,--version", options.showVersion, "Show version number and quit");
-  CLI::Option* http11 = app.add_flag("--http1.1", "Use HTTP/1.1");
-  CLI::Option* http2 = app.add_flag("--http2", "Use HTTP/2 where TLS offers it (the default)");
+  bool http11Flag = false;  // The last of the three wins: read in parse order below.
+  bool http2Flag = false;
+  bool http2PriorKnowledgeFlag = false;
+  CLI::Option* http11 = app.add_flag("--http1.1", http11Flag, "Use HTTP/1.1");
+  CLI::Option* http2 =
+      app.add_flag("--http2", http2Flag, "Use HTTP/2 where TLS offers it (the default)");
   CLI::Option* http2PriorKnowledge =
-      app.add_flag("--http2-prior-knowledge", "Use HTTP/2 without negotiation (cleartext)");
+      app.add_flag("--http2-prior-knowledge", http2PriorKnowledgeFlag,
+                   "Use HTTP/2 without negotiation (cleartext)");
   app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");
   CLI::Option* parallelMax =
       app.add_option("--parallel-max", "Maximum concurrency for parallel transfers (50)");
