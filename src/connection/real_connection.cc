@@ -10,6 +10,7 @@
 #include "http2/connection_shutdown_exception.h"
 #include "http2/error_code.h"
 #include "http2/http2_exchange_codec.h"
+#include "tern/buffer.h"
 #include "tern/exceptions.h"
 
 namespace tern::internal {
@@ -94,6 +95,10 @@ bool RealConnection::isHealthy(bool doExtensiveChecks) {
   bool idleLong = pool_.nanoTime() - idleAt >= kIdleConnectionHealthy;
   if (!doExtensiveChecks && !idleLong) return true;
   return socket_->isHealthy(true);
+}
+
+bool RealConnection::hasUnclaimedInput() const noexcept {
+  return source_ && source_->buffer().size() > 0;
 }
 
 void RealConnection::noNewExchanges() {
