@@ -96,8 +96,13 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   // it, rather than each making its own.
   const std::vector<Protocol>& protocols = address_.protocols();
   bool multiplexed = protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE;
+  bool registered = false;
   if (multiplexed) {
-    while (!pool_.beginConnect(address_, connectTimeout, [this] { return call_.isCanceled(); })) {
+    registered =
+        pool_.beginConnect(address_, connectTimeout, [this] { return call_.isCanceled(); });
+    if (!registered) {
+      // Another call connected meanwhile. If its connection has no room (or it failed), connect
+      // on our own rather than wait again, so failing connects are not queued one after another.
       if (call_.isCanceled()) throw InterruptedIOException("Canceled");
       if (auto pooled = pool_.callAcquirePooledConnection(address_, call_, excluded)) {
         return pooled;
@@ -110,7 +115,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     ~EndConnect() {
       if (pool) pool->endConnect(*address);
     }
-  } endConnect{multiplexed ? &pool_ : nullptr, &address_};
+  } endConnect{registered ? &pool_ : nullptr, &address_};
 
   // A new connection, over the route a refused stream came back from, or the next route.
   std::optional<Route> route;

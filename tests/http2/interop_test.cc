@@ -1,7 +1,8 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // HTTP/2 interop against real servers on loopback: nghttpd (nghttp2's own server) and nginx,
 // both cleartext with prior knowledge (nghttpd --no-tls; nginx "listen ... http2"). Each test
-// is skipped, saying why, where the server is not installed.
+// is skipped, saying why, where the server is not installed. (Over TLS with ALPN once the
+// client has TLS.)
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <set>
 
 #include "interop_process.h"
+#include "support/nginx.h"
 #include "tern/client.h"
 #include "tern/connection_pool.h"
 
@@ -147,62 +149,29 @@ TEST_F(NghttpdInteropTest, PostsABody) {
   EXPECT_EQ(response.body()->string(), "Hello over HTTP/2!\n");
 }
 
-class NginxH2cInteropTest : public InteropFixture {
+// nginx serves HTTP/2 without TLS to clients with prior knowledge ("listen ... http2").
+class NginxH2cInteropTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string nginx = findExecutable({"/usr/sbin/nginx", "/usr/bin/nginx"});
-    if (nginx.empty()) GTEST_SKIP() << "nginx is not installed (apt-get install nginx-light)";
-    makeDocroot();
-    std::string d = dir_.string();
-    writeFile(dir_ / "nginx.conf",
-              "daemon off;\nmaster_process off;\n"
-              "error_log " +
-                  d + "/logs/error.log;\npid " + d +
-                  "/nginx.pid;\n"
-                  "events { worker_connections 256; }\n"
-                  "http {\n"
-                  "  types { text/plain txt; application/octet-stream bin; }\n"
-                  "  log_format conn '$connection $connection_requests $server_protocol $uri';\n"
-                  "  access_log " +
-                  d +
-                  "/logs/access.log conn;\n"
-                  "  client_body_temp_path " +
-                  d + "/body;\n  proxy_temp_path " + d +
-                  "/proxy;\n"
-                  "  fastcgi_temp_path " +
-                  d + "/fastcgi;\n  uwsgi_temp_path " + d +
-                  "/uwsgi;\n"
-                  "  scgi_temp_path " +
-                  d +
-                  "/scgi;\n"
-                  "  http2_max_concurrent_streams 128;\n"
-                  "  server {\n"
-                  "    listen 127.0.0.1:" +
-                  std::to_string(port_) +
-                  " http2;\n"
-                  "    root " +
-                  d +
-                  "/www;\n"
-                  "  }\n"
-                  "}\n");
-    std::string error = server_.start({nginx, "-p", d + "/", "-c", d + "/nginx.conf"},
-                                      d + "/logs/stderr.log", port_);
-    ASSERT_EQ(error, "");
+    if (!Nginx::findBinary()) GTEST_SKIP() << "nginx is not installed (apt-get install nginx)";
+    nginx_.writeFile("www/hello.txt", "Hello over HTTP/2!\n");
+    big_ = pattern(8 * 1024 * 1024);
+    nginx_.writeFile("www/big.bin", big_);
+    ASSERT_TRUE(nginx_.start({"http2", "http2_max_concurrent_streams 128;", ""}))
+        << nginx_.errorLog();
   }
 
-  // nginx's access log lines, once `count` are written.
-  std::vector<std::string> accessLog(size_t count) {
-    std::vector<std::string> lines;
-    auto deadline = std::chrono::steady_clock::now() + 5s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      lines.clear();
-      std::istringstream in(readFile(dir_ / "logs" / "access.log"));
-      for (std::string line; std::getline(in, line);) lines.push_back(line);
-      if (lines.size() >= count) break;
-      std::this_thread::sleep_for(10ms);
-    }
-    return lines;
+  Response get(const std::string& path) {
+    return client_.newCall(Request::Builder().url(nginx_.url(path)).build())->execute();
   }
+
+  Nginx nginx_;
+  std::string big_;
+  Client client_ = Client::Builder()
+                       .protocols({Protocol::H2_PRIOR_KNOWLEDGE})
+                       .connectTimeout(5s)
+                       .readTimeout(10s)
+                       .build();
 };
 
 TEST_F(NginxH2cInteropTest, FetchesAFileOverHttp2) {
@@ -210,14 +179,30 @@ TEST_F(NginxH2cInteropTest, FetchesAFileOverHttp2) {
   EXPECT_EQ(response.code(), 200);
   EXPECT_EQ(response.protocol(), Protocol::H2_PRIOR_KNOWLEDGE);
   EXPECT_EQ(response.body()->string(), "Hello over HTTP/2!\n");
-  std::vector<std::string> log = accessLog(1);
+  std::vector<std::string> log = nginx_.accessLogLines(1);
   ASSERT_EQ(log.size(), 1u);
   EXPECT_NE(log[0].find("HTTP/2.0"), std::string::npos) << log[0];
 }
 
 TEST_F(NginxH2cInteropTest, ManyConcurrentCallsUseOneConnection) {
-  EXPECT_EQ(getConcurrently("/hello.txt", 200), 200);
-  std::vector<std::string> log = accessLog(200);
+  client_.dispatcher()->setMaxRequestsPerHost(50);
+  std::atomic<int> ok{0};
+  std::atomic<int> remaining{200};
+  std::promise<void> done;
+  for (int i = 0; i < 200; ++i) {
+    client_.newCall(Request::Builder().url(nginx_.url("/hello.txt")).build())
+        ->enqueue(Callback::of(
+            [&](Call&, Response response) {
+              if (response.body()->string() == "Hello over HTTP/2!\n") ++ok;
+              if (--remaining == 0) done.set_value();
+            },
+            [&](Call&, const IOException&) {
+              if (--remaining == 0) done.set_value();
+            }));
+  }
+  ASSERT_EQ(done.get_future().wait_for(30s), std::future_status::ready);
+  EXPECT_EQ(ok, 200);
+  std::vector<std::string> log = nginx_.accessLogLines(200);
   ASSERT_EQ(log.size(), 200u);
   std::set<std::string> connections;
   for (const std::string& line : log) connections.insert(line.substr(0, line.find(' ')));
