@@ -473,7 +473,7 @@ void Http2Connection::failConnection(std::exception_ptr e) {
 
 void Http2Connection::failConnectionLocked(std::exception_ptr e) {
   if (failure_) return;
-  failure_ = std::move(e);
+  failure_ = copyOf(e);  // Not the object a failed writer is throwing (see copyOf()).
   if (!shutdown_) shutdownToReport_ = true;
   shutdown_ = true;
   for (auto& [id, stream] : streams_) stream->failLocked(failure_);

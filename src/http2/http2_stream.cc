@@ -15,7 +15,7 @@ Http2Stream::Http2Stream(Http2Connection& connection, int32_t id, bool hasReques
 HeaderBlock Http2Stream::takeHeaders() {
   std::unique_lock lock(connection_.mutex_);
   while (headerBlocks_.empty()) {
-    if (failure_) std::rethrow_exception(failure_);
+    if (failure_) std::rethrow_exception(copyOf(failure_));
     waitLocked(lock, readTimeout_, true);
   }
   HeaderBlock result = std::move(headerBlocks_.front());
@@ -135,7 +135,7 @@ void Http2Stream::closedLocked(uint32_t errorCode) {
 }
 
 void Http2Stream::failLocked(std::exception_ptr e) {
-  if (!failure_) failure_ = std::move(e);
+  if (!failure_) failure_ = copyOf(e);  // This stream's own copy (see copyOf()).
   changed_.notify_all();
 }
 
@@ -165,7 +165,7 @@ int64_t Http2Stream::StreamSource::read(Buffer& sink, int64_t byteCount) {
   std::unique_lock lock(s.connection_.mutex_);
   if (s.sourceClosed_) throw std::logic_error("Http2Stream: source closed");
   while (true) {
-    if (s.canceled_) std::rethrow_exception(s.failure_);
+    if (s.canceled_) std::rethrow_exception(copyOf(s.failure_));
     if (s.readBuffer_.size() > 0) {
       int64_t count = std::min(byteCount, s.readBuffer_.size());
       sink.write(s.readBuffer_, count);
@@ -180,7 +180,7 @@ int64_t Http2Stream::StreamSource::read(Buffer& sink, int64_t byteCount) {
       s.sourceExhausted_ = true;
       return -1;
     }
-    if (s.failure_) std::rethrow_exception(s.failure_);
+    if (s.failure_) std::rethrow_exception(copyOf(s.failure_));
     s.waitLocked(lock, s.readTimeout_, true);
   }
 }
@@ -214,7 +214,7 @@ void Http2Stream::StreamSink::write(Buffer& source, int64_t byteCount) {
       std::unique_lock lock(s.connection_.mutex_);
       while (true) {
         if (s.sendClosed_) throw std::logic_error("Http2Stream: sink closed");
-        if (s.failure_) std::rethrow_exception(s.failure_);
+        if (s.failure_) std::rethrow_exception(copyOf(s.failure_));
         if (s.sendBuffer_.size() < kMaxBufferedRequestBytes) break;
         s.waitLocked(lock, s.writeTimeout_, false);
       }
@@ -230,7 +230,7 @@ void Http2Stream::StreamSink::write(Buffer& source, int64_t byteCount) {
 void Http2Stream::StreamSink::flush() {
   {
     std::lock_guard lock(stream_.connection_.mutex_);
-    if (stream_.failure_) std::rethrow_exception(stream_.failure_);
+    if (stream_.failure_) std::rethrow_exception(copyOf(stream_.failure_));
   }
   stream_.connection_.flush();
 }
@@ -242,7 +242,7 @@ void Http2Stream::StreamSink::close() {
     if (s.sendClosed_) return;
     s.sendClosed_ = true;
     if (s.closedInSession_) return;  // Reset already; nothing more to send.
-    if (s.failure_ && s.canceled_) std::rethrow_exception(s.failure_);
+    if (s.failure_ && s.canceled_) std::rethrow_exception(copyOf(s.failure_));
     s.connection_.resumeDataLocked(s);
   }
   s.connection_.flush();

@@ -25,6 +25,14 @@ using mockwebserver::RecordedRequest;
 using mockwebserver::SocketPolicy;
 
 class Http2Fixture : public ::testing::Test {
+ public:
+  // A body of `size` bytes: 'a'..'z' repeating, so misplaced bytes show.
+  static std::string pattern(int64_t size) {
+    std::string result(static_cast<size_t>(size), ' ');
+    for (size_t i = 0; i < result.size(); ++i) result[i] = static_cast<char>('a' + i % 26);
+    return result;
+  }
+
  protected:
   Http2Fixture() { server.setProtocols({Protocol::H2_PRIOR_KNOWLEDGE}); }
 
@@ -38,13 +46,6 @@ class Http2Fixture : public ::testing::Test {
 
   static MockResponse body(std::string_view text) {
     return MockResponse::Builder().body(text).build();
-  }
-
-  // A body of `size` bytes: 'a'..'z' repeating, so misplaced bytes show.
-  static std::string pattern(int64_t size) {
-    std::string result(static_cast<size_t>(size), ' ');
-    for (size_t i = 0; i < result.size(); ++i) result[i] = static_cast<char>('a' + i % 26);
-    return result;
   }
 
   MockWebServer server;
