@@ -30,7 +30,8 @@ class NginxTest : public ::testing::Test {
     for (int i = 0; i < 2000; ++i)
       text_ += "line " + std::to_string(i) + " of a compressible text\n";
     nginx_.writeFile("www/big.txt", text_);
-    for (int i = 0; i < (1 << 20); ++i) binary_.push_back(static_cast<char>((i * 7919) & 0xff));
+    for (int i = 0; i < (1 << 20); ++i)
+      binary_.push_back(static_cast<char>((static_cast<uint32_t>(i) * 7919u) & 0xffu));
     nginx_.writeFile("www/blob.bin", binary_);
     NginxConfig config;
     config.serverDirectives = "location = /redirect { return 301 /hello.txt; }";
