@@ -11,3 +11,7 @@ endif()
 if(NOT TARGET PkgConfig::PSL)
   pkg_check_modules(PSL REQUIRED IMPORTED_TARGET GLOBAL libpsl)
 endif()
+if(NOT TARGET PkgConfig::NGHTTP2)
+  # HTTP/2 framing, HPACK and flow-control bookkeeping (src/http2, MockWebServer's h2).
+  pkg_check_modules(NGHTTP2 REQUIRED IMPORTED_TARGET GLOBAL libnghttp2)
+endif()

@@ -10,8 +10,8 @@ packages=(
   # the library's dependencies
   libssl-dev libnghttp2-dev zlib1g-dev libbrotli-dev libzstd-dev libidn2-dev libpsl-dev
   publicsuffix libcli11-dev
-  # tests (nginx: the tool's interop test runs a private instance on loopback)
-  libgtest-dev libgmock-dev nlohmann-json3-dev nginx
+  # tests (nginx and nghttpd: interop tests run private instances on loopback)
+  libgtest-dev libgmock-dev nlohmann-json3-dev nginx nghttp2-server
   # fuzzing and sanitizers (the fuzz preset builds with clang)
   clang libclang-rt-14-dev
 )

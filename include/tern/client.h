@@ -57,10 +57,12 @@ class Client {
   std::chrono::milliseconds readTimeout() const noexcept;
   std::chrono::milliseconds writeTimeout() const noexcept;
   std::chrono::milliseconds callTimeout() const noexcept;
+  std::chrono::milliseconds pingInterval() const noexcept;
   int connectTimeoutMillis() const noexcept { return static_cast<int>(connectTimeout().count()); }
   int readTimeoutMillis() const noexcept { return static_cast<int>(readTimeout().count()); }
   int writeTimeoutMillis() const noexcept { return static_cast<int>(writeTimeout().count()); }
   int callTimeoutMillis() const noexcept { return static_cast<int>(callTimeout().count()); }
+  int pingIntervalMillis() const noexcept { return static_cast<int>(pingInterval().count()); }
   bool followRedirects() const noexcept;
   bool followSslRedirects() const noexcept;
   bool retryOnConnectionFailure() const noexcept;
@@ -101,8 +103,8 @@ class Client {
 // Configures a Client. Defaults: 10 s connect, read and write timeouts; no call timeout;
 // redirects followed (also between http and https); retries on connection failure; no
 // interceptors; the system DNS; no authenticators; no cookies; HTTP/2 and HTTP/1.1 (HTTP/2 is
-// used once its codec lands; until then every connection speaks HTTP/1.1); connection specs
-// [MODERN_TLS, CLEARTEXT]; for https the system's trusted roots (/etc/ssl/certs), no client
+// used where TLS and ALPN offer it, so cleartext http URLs speak HTTP/1.1); no pings; connection
+// specs [MODERN_TLS, CLEARTEXT]; for https the system's trusted roots (/etc/ssl/certs), no client
 // certificate, OkHostnameVerifier and no pins; a new dispatcher, connection pool and TLS context
 // (made by Builder(), so every client it builds shares them, and newBuilder() clients share
 // pooled connections and TLS sessions). Setters return *this for chaining.
@@ -122,6 +124,12 @@ class Client::Builder {
   // How long a whole call may take, from start until its response body is read, across
   // redirects and retries (zero: no limit, the default).
   Builder& callTimeout(std::chrono::nanoseconds timeout);
+  // How often each HTTP/2 connection pings its server (zero: never, the default). A connection
+  // whose pong has not come back when the next ping is due has failed: its calls fail with
+  // StreamResetException("stream was reset: PROTOCOL_ERROR"), as in OkHttp. (Independently, a
+  // read timeout on an HTTP/2 stream sends a ping, and a connection whose pong does not come
+  // within 1 s is not handed out again.)
+  Builder& pingInterval(std::chrono::nanoseconds interval);
 
   // Whether to follow redirects (3xx with a Location). True by default.
   Builder& followRedirects(bool followRedirects);
@@ -156,9 +164,10 @@ class Client::Builder {
   // Stores cookies between calls (CookieJar::noCookies() by default).
   Builder& cookieJar(std::shared_ptr<CookieJar> cookieJar);
 
-  // The protocols to offer, in order of preference. Must include HTTP_1_1 (or be exactly
-  // {H2_PRIOR_KNOWLEDGE}, which needs HTTP/2 and is refused until it lands); must not include
-  // HTTP_1_0; duplicates are dropped. Throws std::invalid_argument naming the problem.
+  // The protocols to offer, in order of preference: {HTTP_2, HTTP_1_1} by default. Must include
+  // HTTP_1_1 (the fallback when TLS does not negotiate h2), or be exactly {H2_PRIOR_KNOWLEDGE}
+  // (cleartext HTTP/2 with no fallback, RFC 9113 §3.3); must not include HTTP_1_0; duplicates
+  // are dropped. Throws std::invalid_argument naming the problem and the list.
   Builder& protocols(std::vector<Protocol> protocols);
 
   // The connection specs to choose from, in order (see ConnectionSpec): https connections use
@@ -197,6 +206,7 @@ class Client::Builder {
   std::chrono::milliseconds readTimeout_{10'000};
   std::chrono::milliseconds writeTimeout_{10'000};
   std::chrono::milliseconds callTimeout_{0};
+  std::chrono::milliseconds pingInterval_{0};
   bool followRedirects_ = true;
   bool followSslRedirects_ = true;
   bool retryOnConnectionFailure_ = true;

@@ -20,7 +20,7 @@ class Connection {
   // The route this connection took: the address and the IP address and port it connected to.
   virtual const Route& route() const = 0;
 
-  // The protocol it speaks (HTTP_1_1 until HTTP/2 arrives; then what ALPN chose).
+  // The protocol it speaks: HTTP_1_1, or H2_PRIOR_KNOWLEDGE / HTTP_2 for HTTP/2.
   virtual Protocol protocol() const = 0;
 
   // The TLS handshake it made, or nullopt for a cleartext (http) connection.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,6 +82,11 @@ class Response final {
   int64_t sentRequestAtMillis() const noexcept { return sentRequestAtMillis_; }
   int64_t receivedResponseAtMillis() const noexcept { return receivedResponseAtMillis_; }
 
+  // The trailers that followed the body (RFC 9110 §6.5): HTTP/1.1 chunked trailers or an HTTP/2
+  // trailing HEADERS frame; empty if there were none. Read the body to its end first: before
+  // that it throws std::logic_error (as OkHttp's trailers()).
+  Headers trailers() const;
+
   // The response's cache directives, parsed from its headers.
   CacheControl cacheControl() const { return CacheControl::parse(headers_); }
 
@@ -110,6 +116,7 @@ class Response final {
   std::shared_ptr<const Response> priorResponse_;
   int64_t sentRequestAtMillis_;
   int64_t receivedResponseAtMillis_;
+  std::function<Headers()> trailersSource_;  // Empty: no trailers.
 };
 
 // Builds a Response. request, protocol, code and message are required. Move-only, as it may
@@ -144,6 +151,10 @@ class Response::Builder {
   Builder& sentRequestAtMillis(int64_t millis);
   Builder& receivedResponseAtMillis(int64_t millis);
 
+  // Where trailers() gets the trailers once the body is read (the call sets it to its
+  // exchange's); empty for none.
+  Builder& trailers(std::function<Headers()> trailersSource);
+
   // Throws std::logic_error naming what is missing: "request == null", "protocol == null",
   // "message == null", or "code < 0: -1". The body moves into the response, so the builder is
   // left without one.
@@ -163,6 +174,7 @@ class Response::Builder {
   std::shared_ptr<const Response> priorResponse_;
   int64_t sentRequestAtMillis_ = 0;
   int64_t receivedResponseAtMillis_ = 0;
+  std::function<Headers()> trailersSource_;
 };
 
 }  // namespace tern

@@ -20,6 +20,7 @@ struct MockResponse::Data {
   std::chrono::nanoseconds headersDelay;
   std::chrono::nanoseconds bodyDelay;
   SocketPolicy socketPolicy;
+  Http2Settings settings;
 };
 
 namespace {
@@ -75,6 +76,8 @@ const Headers& MockResponse::headers() const noexcept { return data_->headers; }
 
 const Headers& MockResponse::trailers() const noexcept { return data_->trailers; }
 
+const Http2Settings& MockResponse::settings() const noexcept { return data_->settings; }
+
 bool MockResponse::hasBody() const noexcept { return data_->body != nullptr; }
 
 Buffer MockResponse::body() const {
@@ -117,6 +120,7 @@ MockResponse::Builder MockResponse::newBuilder() const {
   builder.headersDelay_ = data_->headersDelay;
   builder.bodyDelay_ = data_->bodyDelay;
   builder.socketPolicy_ = data_->socketPolicy;
+  builder.settings_ = data_->settings;
   return builder;
 }
 
@@ -240,6 +244,11 @@ MockResponse::Builder& MockResponse::Builder::trailers(const Headers& trailers) 
   return *this;
 }
 
+MockResponse::Builder& MockResponse::Builder::settings(Http2Settings settings) {
+  settings_ = settings;
+  return *this;
+}
+
 MockResponse::Builder& MockResponse::Builder::socketPolicy(SocketPolicy socketPolicy) {
   socketPolicy_ = std::move(socketPolicy);
   return *this;
@@ -292,6 +301,7 @@ MockResponse MockResponse::Builder::build() && {
   data->headersDelay = headersDelay_;
   data->bodyDelay = bodyDelay_;
   data->socketPolicy = std::move(socketPolicy_);
+  data->settings = settings_;
   return MockResponse(std::move(data));
 }
 

@@ -21,9 +21,11 @@
 #include <utility>
 
 #include "http1_connection.h"
+#include "http2_server_connection.h"
 #include "server_socket.h"
 #include "server_state.h"
 #include "server_tls.h"
+#include "tern/client.h"
 #include "tern/exceptions.h"
 
 namespace tern::mockwebserver {
@@ -73,7 +75,6 @@ struct MockWebServer::Impl {
   std::thread acceptThread;
   std::optional<tls::HandshakeCertificates> httpsCertificates;
   internal::ClientAuth clientAuth = internal::ClientAuth::kNone;
-  std::vector<Protocol> protocols{Protocol::HTTP_2, Protocol::HTTP_1_1};
 
   // Throws std::logic_error naming `method` if the server has started. `mutex` held.
   void checkNotStartedLocked(const char* method) const {
@@ -140,7 +141,12 @@ void MockWebServer::Impl::serveConnection(FileDescriptor socket, int connectionI
   try {
     raw->thread = std::thread([this, raw, socket = std::move(socket), connectionIndex]() mutable {
       try {
-        internal::Http1Connection(state, std::move(socket), connectionIndex).serve();
+        std::vector<Protocol> protocols = state.protocols();
+        if (protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE) {
+          internal::Http2ServerConnection(state, std::move(socket), connectionIndex).serve();
+        } else {
+          internal::Http1Connection(state, std::move(socket), connectionIndex).serve();
+        }
       } catch (const std::exception& e) {
         std::fprintf(stderr, "MockWebServer[%d] connection %d failed: %s\n", state.port(),
                      connectionIndex, e.what());
@@ -185,8 +191,8 @@ void MockWebServer::start(std::string_view host, int port) {
   if (impl_->started) return;
 
   if (impl_->httpsCertificates) {
-    impl_->state.setTls(std::make_unique<internal::ServerTls>(*impl_->httpsCertificates,
-                                                              impl_->clientAuth, impl_->protocols));
+    impl_->state.setTls(std::make_unique<internal::ServerTls>(
+        *impl_->httpsCertificates, impl_->clientAuth, impl_->state.protocols()));
   }
 
   const std::string hostName(host);
@@ -307,12 +313,7 @@ void MockWebServer::protocols(std::vector<Protocol> protocols) {
   }
   std::lock_guard lock(impl_->mutex);
   impl_->checkNotStartedLocked("protocols");
-  impl_->protocols = std::move(protocols);
-}
-
-std::vector<Protocol> MockWebServer::protocols() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->protocols;
+  impl_->state.setProtocols(std::move(protocols));
 }
 
 void MockWebServer::enqueue(MockResponse response) {
@@ -362,6 +363,22 @@ void MockWebServer::setBodyLimit(int64_t bodyLimit) {
 }
 
 int64_t MockWebServer::bodyLimit() const { return impl_->state.bodyLimit(); }
+
+void MockWebServer::setProtocols(std::vector<Protocol> protocols) {
+  // The client's rules (OkHttp's MockWebServer.protocols checks the same).
+  Client::Builder().protocols(protocols);
+  impl_->state.setProtocols(std::move(protocols));
+}
+
+std::vector<Protocol> MockWebServer::protocols() const { return impl_->state.protocols(); }
+
+void MockWebServer::setGoAwayAfterStreams(int streamCount) {
+  if (streamCount < 0) {
+    throw std::invalid_argument("MockWebServer::setGoAwayAfterStreams: negative count " +
+                                std::to_string(streamCount));
+  }
+  impl_->state.setGoAwayAfterStreams(streamCount);
+}
 
 std::string MockWebServer::toString() const {
   return "MockWebServer[" + std::to_string(started() ? impl_->state.port() : -1) + "]";

@@ -12,7 +12,7 @@ RecordedRequest::RecordedRequest(std::string requestLine, Headers headers,
                                  std::string body, int sequenceNumber, int connectionIndex,
                                  const HttpUrl& url, std::exception_ptr failure,
                                  std::optional<Handshake> handshake,
-                                 std::vector<std::string> handshakeServerNames)
+                                 std::vector<std::string> handshakeServerNames, int streamId)
     : requestLine_(std::move(requestLine)),
       url_(url),
       headers_(std::move(headers)),
@@ -23,7 +23,8 @@ RecordedRequest::RecordedRequest(std::string requestLine, Headers headers,
       connectionIndex_(connectionIndex),
       failure_(std::move(failure)),
       handshake_(std::move(handshake)),
-      handshakeServerNames_(std::move(handshakeServerNames)) {
+      handshakeServerNames_(std::move(handshakeServerNames)),
+      streamId_(streamId) {
   // "method SP request-target SP HTTP-version" (RFC 9112 §3); a malformed line fills what it can.
   const size_t methodEnd = requestLine_.find(' ');
   method_ = requestLine_.substr(0, methodEnd);

@@ -81,4 +81,24 @@ void ServerState::beginShutdown() {
   dispatcher()->shutdown();
 }
 
+std::vector<Protocol> ServerState::protocols() const {
+  std::lock_guard lock(mutex_);
+  return protocols_;
+}
+
+void ServerState::setProtocols(std::vector<Protocol> protocols) {
+  std::lock_guard lock(mutex_);
+  protocols_ = std::move(protocols);
+}
+
+int ServerState::goAwayAfterStreams() const {
+  std::lock_guard lock(mutex_);
+  return goAwayAfterStreams_;
+}
+
+void ServerState::setGoAwayAfterStreams(int streamCount) {
+  std::lock_guard lock(mutex_);
+  goAwayAfterStreams_ = streamCount;
+}
+
 }  // namespace tern::mockwebserver::internal

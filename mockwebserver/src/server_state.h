@@ -10,12 +10,14 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "server_socket.h"
 #include "server_tls.h"
 #include "tern/http_url.h"
 #include "tern/mockwebserver/dispatcher.h"
 #include "tern/mockwebserver/recorded_request.h"
+#include "tern/protocol.h"
 
 namespace tern::mockwebserver::internal {
 
@@ -49,6 +51,13 @@ class ServerState {
   int64_t bodyLimit() const;
   void setBodyLimit(int64_t bodyLimit);
 
+  std::vector<Protocol> protocols() const;
+  void setProtocols(std::vector<Protocol> protocols);
+
+  // After this many streams an HTTP/2 connection sends GOAWAY; 0 for never.
+  int goAwayAfterStreams() const;
+  void setGoAwayAfterStreams(int streamCount);
+
   // Adds `request` to the record takeRequest() reads and counts it.
   void record(RecordedRequest request);
   // The oldest recorded request not yet taken, waiting up to `timeout` for one.
@@ -80,6 +89,8 @@ class ServerState {
   std::deque<RecordedRequest> requests_;    // Guarded by mutex_.
   int requestCount_ = 0;                    // Guarded by mutex_.
   int64_t bodyLimit_ = INT64_MAX;           // Guarded by mutex_.
+  std::vector<Protocol> protocols_{Protocol::HTTP_2, Protocol::HTTP_1_1};  // Guarded by mutex_.
+  int goAwayAfterStreams_ = 0;                                             // Guarded by mutex_.
 };
 
 }  // namespace tern::mockwebserver::internal

@@ -42,6 +42,9 @@ struct PolicyName {
   }
   std::string operator()(const SocketPolicy::FailHandshake&) const { return "FailHandshake"; }
   std::string operator()(const SocketPolicy::NoResponse&) const { return "NoResponse"; }
+  std::string operator()(const SocketPolicy::ResetStreamAtStart& policy) const {
+    return "ResetStreamAtStart(http2ErrorCode=" + std::to_string(policy.http2ErrorCode) + ")";
+  }
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "call/real_interceptor_chain.h"
@@ -12,6 +13,7 @@
 #include "connection/exchange_codec.h"
 #include "connection/real_connection.h"
 #include "http/http_method.h"
+#include "http2/connection_shutdown_exception.h"
 #include "io/ascii.h"
 #include "tern/buffered_sink.h"
 
@@ -49,24 +51,41 @@ Response CallServerInterceptor::intercept(Chain& chain) {
         exchange.flushRequest();
         responseBuilder = exchange.readResponseHeaders(true);
       }
-      if (!responseBuilder) {
+      if (!responseBuilder && requestBody->isDuplex()) {
+        // Request and response stream at once (HTTP/2 only; HTTP/1.1 refuses it): the headers
+        // go out now and the body is written on its own thread, which ends the request when
+        // writeTo() returns. A failure there reaches the response reader as the stream's.
+        exchange.flushRequest();
+        std::shared_ptr<BufferedSink> sink = buffer(exchange.createRequestBody(request));
+        std::thread([requestBody, sink] {
+          try {
+            requestBody->writeTo(*sink);
+            sink->close();
+          } catch (...) {
+            // Safe to drop: the stream is reset or failed, and the call's reader sees why.
+          }
+        }).detach();
+      } else if (!responseBuilder) {
         std::unique_ptr<BufferedSink> sink = buffer(exchange.createRequestBody(request));
         requestBody->writeTo(*sink);
         sink->close();
       } else {
-        // The server answered without the body; the HTTP/1.1 connection cannot carry another
-        // exchange, since the server may still be expecting the body.
+        // The server answered without the body. An HTTP/1.1 connection cannot carry another
+        // exchange, since the server may still be expecting the body; an HTTP/2 stream is
+        // reset when the exchange ends, and its connection carries on.
         exchange.noRequestBody();
-        exchange.noNewExchangesOnConnection();
+        if (!exchange.connection().isMultiplexed()) exchange.noNewExchangesOnConnection();
       }
     } else {
       exchange.noRequestBody();
     }
-    exchange.finishRequest();
+    if (!requestBody || !requestBody->isDuplex()) exchange.finishRequest();
   } catch (const InterruptedIOException&) {
     // A write timeout or a cancellation: the connection is unusable, as OkHttp's closed socket
     // would be, so there is no response worth waiting for.
     throw;
+  } catch (const ConnectionShutdownException&) {
+    throw;  // No stream was opened: nothing to read, and the call may retry elsewhere.
   } catch (const IOException&) {
     // Failing to send is final unless the server is already answering (it may have stopped
     // reading a body it did not want): then read its response.
@@ -96,7 +115,11 @@ Response CallServerInterceptor::intercept(Chain& chain) {
     }
 
     ResponseBody body = exchange.openResponseBody(response);
-    response = std::move(response).newBuilder().body(std::move(body)).build();
+    response = std::move(response)
+                   .newBuilder()
+                   .body(std::move(body))
+                   .trailers([exchange = realChain.exchange()] { return exchange->trailers(); })
+                   .build();
 
     if (hasConnectionClose(response.request().header("Connection")) ||
         hasConnectionClose(response.header("Connection"))) {

@@ -105,6 +105,10 @@ std::chrono::milliseconds Client::writeTimeout() const noexcept {
 std::chrono::milliseconds Client::callTimeout() const noexcept {
   return state_->settings.callTimeout_;
 }
+
+std::chrono::milliseconds Client::pingInterval() const noexcept {
+  return state_->settings.pingInterval_;
+}
 bool Client::followRedirects() const noexcept { return state_->settings.followRedirects_; }
 bool Client::followSslRedirects() const noexcept { return state_->settings.followSslRedirects_; }
 bool Client::retryOnConnectionFailure() const noexcept {
@@ -181,6 +185,11 @@ Client::Builder& Client::Builder::readTimeout(std::chrono::nanoseconds timeout) 
 
 Client::Builder& Client::Builder::writeTimeout(std::chrono::nanoseconds timeout) {
   writeTimeout_ = internal::checkDuration("writeTimeout", timeout);
+  return *this;
+}
+
+Client::Builder& Client::Builder::pingInterval(std::chrono::nanoseconds interval) {
+  pingInterval_ = internal::checkDuration("pingInterval", interval);
   return *this;
 }
 
@@ -265,17 +274,23 @@ Client::Builder& Client::Builder::protocols(std::vector<Protocol> protocols) {
     }
   }
   auto has = [&](Protocol p) { return std::find(unique.begin(), unique.end(), p) != unique.end(); };
+  std::string list = "[";
+  for (Protocol protocol : unique) {
+    list += (list.size() > 1 ? ", " : "") + std::string(toString(protocol));
+  }
+  list += "]";
+  // OkHttp's rules: prior knowledge alone (it cannot fall back), else HTTP/1.1 as the fallback.
   if (has(Protocol::H2_PRIOR_KNOWLEDGE)) {
     if (unique.size() > 1) {
       throw std::invalid_argument(
-          "protocols containing h2_prior_knowledge cannot use other protocols");
+          "protocols containing h2_prior_knowledge cannot use other protocols: " + list);
     }
-    throw std::invalid_argument("protocols: h2_prior_knowledge needs HTTP/2, not supported yet");
+  } else if (!has(Protocol::HTTP_1_1)) {
+    throw std::invalid_argument("protocols must contain h2_prior_knowledge or http/1.1: " + list);
   }
-  if (!has(Protocol::HTTP_1_1)) {
-    throw std::invalid_argument("protocols must contain h2_prior_knowledge or http/1.1");
+  if (has(Protocol::HTTP_1_0)) {
+    throw std::invalid_argument("protocols must not contain http/1.0: " + list);
   }
-  if (has(Protocol::HTTP_1_0)) throw std::invalid_argument("protocols must not contain http/1.0");
   protocols_ = std::move(unique);
   return *this;
 }

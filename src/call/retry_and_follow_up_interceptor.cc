@@ -12,6 +12,7 @@
 #include "connection/real_connection.h"
 #include "connection/route_exception.h"
 #include "http/http_method.h"
+#include "http2/connection_shutdown_exception.h"
 
 namespace tern::internal {
 namespace {
@@ -107,8 +108,10 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
         call.exitNetworkInterceptorExchange(true);
         continue;
       } catch (const IOException& e) {
-        // The request may have been (partly) sent.
-        if (!recover(e, call, request, true)) throw;
+        // The request may have been (partly) sent, unless its HTTP/2 connection could take no
+        // new stream.
+        bool requestSendStarted = !dynamic_cast<const ConnectionShutdownException*>(&e);
+        if (!recover(e, call, request, requestSendStarted)) throw;
         newExchangeFinder = false;
         call.exitNetworkInterceptorExchange(true);
         continue;

@@ -215,6 +215,8 @@ ResponseBody Exchange::openResponseBody(const Response& response) {
   }
 }
 
+Headers Exchange::trailers() { return codec_->trailers(); }
+
 void Exchange::noRequestBody() { call_->messageDone(*this, true, false, nullptr); }
 
 void Exchange::noNewExchangesOnConnection() { connection_->noNewExchanges(); }
@@ -228,7 +230,7 @@ void Exchange::detachWithViolence() {
 
 void Exchange::trackFailure(const IOException& e) {
   hasFailure_ = true;
-  finder_->trackFailure(e);
+  finder_->trackFailure(e, connection_);
   connection_->trackFailure(*call_, e);
 }
 

@@ -53,6 +53,9 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // response half. Its Content-Length is the codec's reported length.
   ResponseBody openResponseBody(const Response& response);
 
+  // The response's trailers (ExchangeCodec::trailers()).
+  Headers trailers();
+
   // The request has no body (or its body will not be sent): ends the request half.
   void noRequestBody();
 

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "connection/exchange_finder.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "call/real_call.h"
@@ -9,6 +10,8 @@
 #include "connection/real_connection_pool.h"
 #include "connection/route_database.h"
 #include "connection/route_exception.h"
+#include "http2/connection_shutdown_exception.h"
+#include "http2/error_code.h"
 
 namespace tern::internal {
 
@@ -26,7 +29,7 @@ std::unique_ptr<ExchangeCodec> ExchangeFinder::find(std::chrono::milliseconds co
   } catch (const RouteException&) {
     throw;
   } catch (const IOException& e) {
-    trackFailure(e);
+    trackFailure(e, nullptr);
     throw RouteException(std::current_exception());
   }
 }
@@ -66,22 +69,68 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   {
     std::shared_ptr<RealConnection> callConnection;
     bool reusable = false;
+    std::vector<std::shared_ptr<RealConnection>> excluded;
+    {
+      std::lock_guard lock(excludedMutex_);
+      excluded = excluded_;
+    }
     {
       std::lock_guard lock(pool_.mutex());
       callConnection = call_.connectionLocked();
       reusable = callConnection && !callConnection->noNewExchangesLocked() &&
-                 sameHostAndPort(callConnection->route().address().url());
+                 sameHostAndPort(callConnection->route().address().url()) &&
+                 std::find(excluded.begin(), excluded.end(), callConnection) == excluded.end();
     }
     if (reusable) return callConnection;
     if (callConnection) releaseCallConnection();
   }
 
-  // An idle pooled connection.
-  if (auto pooled = pool_.callAcquirePooledConnection(address_, call_)) return pooled;
+  // A pooled connection: idle, or HTTP/2 with room for another stream.
+  std::vector<std::shared_ptr<RealConnection>> excluded;
+  {
+    std::lock_guard lock(excludedMutex_);
+    excluded = excluded_;
+  }
+  if (auto pooled = pool_.callAcquirePooledConnection(address_, call_, excluded)) return pooled;
 
-  // A new connection, over the next route.
+  // HTTP/2 with prior knowledge, or https offering h2: calls that start together wait for one
+  // connection and share it, rather than each making its own (a burst of 100 calls would
+  // otherwise make 100 TLS handshakes for one multiplexed connection). If ALPN chose HTTP/1.1
+  // after all, the waiting calls then connect on their own.
+  const std::vector<Protocol>& protocols = address_.protocols();
+  bool multiplexed = (protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE) ||
+                     (address_.sslContext() && std::find(protocols.begin(), protocols.end(),
+                                                         Protocol::HTTP_2) != protocols.end());
+  bool registered = false;
+  if (multiplexed) {
+    registered =
+        pool_.beginConnect(address_, connectTimeout, [this] { return call_.isCanceled(); });
+    if (!registered) {
+      // Another call connected meanwhile. If its connection has no room (or it failed), connect
+      // on our own rather than wait again, so failing connects are not queued one after another.
+      if (call_.isCanceled()) throw InterruptedIOException("Canceled");
+      if (auto pooled = pool_.callAcquirePooledConnection(address_, call_, excluded)) {
+        return pooled;
+      }
+    }
+  }
+  struct EndConnect {
+    RealConnectionPool* pool;
+    const Address* address;
+    ~EndConnect() {
+      if (pool) pool->endConnect(*address);
+    }
+  } endConnect{registered ? &pool_ : nullptr, &address_};
+
+  // A new connection, over the route a refused stream came back from, or the next route.
   std::optional<Route> route;
-  if (routeSelection_ && routeSelection_->hasNext()) {
+  {
+    std::lock_guard lock(excludedMutex_);
+    route = std::exchange(nextRouteToTry_, std::nullopt);
+  }
+  if (route) {
+    // Retrying a refused stream on a new connection over the same route.
+  } else if (routeSelection_ && routeSelection_->hasNext()) {
     route = routeSelection_->next();
   } else {
     if (!routeSelector_) routeSelector_.emplace(address_, call_.client().routeDatabase());
@@ -101,7 +150,8 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     newConnection = std::make_shared<RealConnection>(pool_, *route);
     call_.setConnectionToCancel(newConnection);
     try {
-      newConnection->connect(connectTimeout, specSelector);
+      newConnection->connect(connectTimeout, specSelector, call_.client().pingInterval(),
+                             call_.client().writeTimeout());
       break;
     } catch (const IOException& e) {
       call_.setConnectionToCancel(nullptr);
@@ -121,10 +171,33 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   return newConnection;
 }
 
-void ExchangeFinder::trackFailure(const IOException&) { ++otherFailureCount_; }
+void ExchangeFinder::trackFailure(const IOException& e,
+                                  const std::shared_ptr<RealConnection>& connection) {
+  const auto* reset = dynamic_cast<const StreamResetException*>(&e);
+  if (reset && reset->errorCode() == static_cast<uint32_t>(ErrorCode::REFUSED_STREAM)) {
+    ++refusedStreamCount_;
+  } else if (dynamic_cast<const ConnectionShutdownException*>(&e)) {
+    ++connectionShutdownCount_;
+  } else {
+    ++otherFailureCount_;
+    return;
+  }
+  if (connection) {
+    std::lock_guard lock(excludedMutex_);
+    excluded_.push_back(connection);
+    nextRouteToTry_ = connection->route();
+  }
+}
 
 bool ExchangeFinder::retryAfterFailure() {
-  if (otherFailureCount_ == 0) return false;  // Nothing to recover from.
+  if (refusedStreamCount_ == 0 && connectionShutdownCount_ == 0 && otherFailureCount_ == 0) {
+    return false;  // Nothing to recover from.
+  }
+  // The server did not process a refused stream (RFC 9113 §8.7), and a shut down connection
+  // never got the request: another connection over the same route may take it, once each.
+  if (otherFailureCount_ == 0 && refusedStreamCount_ <= 1 && connectionShutdownCount_ <= 1) {
+    return true;
+  }
   if (routeSelection_ && routeSelection_->hasNext()) return true;
   // A pooled connection failed before this finder planned any route: plan them now.
   if (!routeSelector_) return true;

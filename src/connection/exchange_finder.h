@@ -4,7 +4,9 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <vector>
 
 #include "connection/exchange_codec.h"
 #include "connection/route_selector.h"
@@ -36,12 +38,15 @@ class ExchangeFinder {
                                       std::chrono::milliseconds writeTimeout,
                                       bool doExtensiveHealthChecks);
 
-  // Counts a failure of an exchange made through this finder.
-  void trackFailure(const IOException& e);
+  // Counts a failure of an exchange made through this finder on `connection` (null if none).
+  // An HTTP/2 stream refused (REFUSED_STREAM, or above a GOAWAY's last stream id) or a
+  // connection that could take no new stream is retried on another connection: this finder
+  // stops offering `connection` to its call.
+  void trackFailure(const IOException& e, const std::shared_ptr<RealConnection>& connection);
 
-  // True if a failed attempt has somewhere left to go: another route, or a first route after a
-  // pooled connection turned out stale. (HTTP/2's refused streams will add retrying the same
-  // route, as OkHttp's retryRoute() does.)
+  // True if a failed attempt has somewhere left to go: another route, a first route after a
+  // pooled connection turned out stale, or another connection after an HTTP/2 stream was
+  // refused or its connection shut down (once each, as OkHttp's retryRoute()).
   bool retryAfterFailure();
 
   // True if `url` goes to this finder's host and port (what a network interceptor must keep).
@@ -60,7 +65,15 @@ class ExchangeFinder {
   RealCall& call_;
   std::optional<RouteSelector> routeSelector_;
   std::optional<RouteSelector::Selection> routeSelection_;
-  std::atomic<int> otherFailureCount_{0};  // trackFailure() may come from a body reader.
+  // trackFailure() may come from a body reader.
+  std::atomic<int> refusedStreamCount_{0};
+  std::atomic<int> connectionShutdownCount_{0};
+  std::atomic<int> otherFailureCount_{0};
+  std::mutex excludedMutex_;
+  std::vector<std::shared_ptr<RealConnection>> excluded_;  // Guarded by excludedMutex_.
+  // The route of a connection that refused a stream or shut down: the retry connects over it
+  // again (OkHttp's nextRouteToTry). Guarded by excludedMutex_.
+  std::optional<Route> nextRouteToTry_;
 };
 
 }  // namespace tern::internal

@@ -10,6 +10,9 @@
 #include "connection/real_connection_pool.h"
 #include "connection/route_database.h"
 #include "http1/http1_exchange_codec.h"
+#include "http2/connection_shutdown_exception.h"
+#include "http2/error_code.h"
+#include "http2/http2_exchange_codec.h"
 #include "net/tls_context.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
@@ -19,15 +22,11 @@
 namespace tern::internal {
 namespace {
 
-// Whether tern can speak HTTP/2 on a connection whose ALPN chose "h2". Until the HTTP/2 codec
-// lands, "h2" is not offered, so that servers answer in HTTP/1.1.
-constexpr bool kHttp2Available = false;
-
 // The ALPN identifiers to offer for `protocols` (RFC 7301), in the client's order of preference.
 std::vector<std::string> alpnProtocols(const std::vector<Protocol>& protocols) {
   std::vector<std::string> result;
   for (Protocol protocol : protocols) {
-    if (protocol == Protocol::HTTP_1_1 || (protocol == Protocol::HTTP_2 && kHttp2Available)) {
+    if (protocol == Protocol::HTTP_1_1 || protocol == Protocol::HTTP_2) {
       result.emplace_back(toString(protocol));
     }
   }
@@ -61,16 +60,40 @@ RealConnection::RealConnection(RealConnectionPool& pool, Route route)
 RealConnection::~RealConnection() = default;
 
 void RealConnection::connect(std::chrono::milliseconds connectTimeout,
-                             ConnectionSpecSelector& specSelector) {
+                             ConnectionSpecSelector& specSelector,
+                             std::chrono::milliseconds pingInterval,
+                             std::chrono::milliseconds writeTimeout) {
   socket_->connect(route_.socketAddress(), connectTimeout);
+  Source* source = &socket_->source();
+  Sink* sink = &socket_->sink();
   if (route_.address().sslContext()) {
-    connectTls(connectTimeout, specSelector);
-    source_ = buffer(tlsSocket_->source());
-    sink_ = buffer(tlsSocket_->sink());
+    connectTls(connectTimeout, specSelector);  // Sets protocol_ to what ALPN chose.
+    source = &tlsSocket_->source();
+    sink = &tlsSocket_->sink();
   } else {
-    source_ = buffer(socket_->source());
-    sink_ = buffer(socket_->sink());
+    const std::vector<Protocol>& protocols = route_.address().protocols();
+    if (protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE) {
+      protocol_ = Protocol::H2_PRIOR_KNOWLEDGE;
+    }
   }
+  if (protocol_ == Protocol::HTTP_2 || protocol_ == Protocol::H2_PRIOR_KNOWLEDGE) {
+    // The reader thread waits for frames without a timeout (streams time out on their own);
+    // a write that the peer does not take for writeTimeout fails the connection.
+    source->timeout().timeout(std::chrono::milliseconds(0));
+    sink->timeout().timeout(writeTimeout);
+    const HttpUrl& url = route_.address().url();
+    auto http2 = std::make_unique<Http2Connection>(
+        *source, *sink, [socket = socket_.get()] { socket->cancel(); },
+        static_cast<Http2Connection::Listener&>(*this), pool_.taskRunner(),
+        url.host() + ":" + std::to_string(url.port()), pingInterval);
+    http2->start();
+    http2Connection_ = std::move(http2);
+    std::lock_guard lock(pool_.mutex());
+    allocationLimit_ = http2Connection_->maxConcurrentStreams();
+    return;
+  }
+  source_ = buffer(*source);
+  sink_ = buffer(*sink);
 }
 
 void RealConnection::connectTls(std::chrono::milliseconds connectTimeout,
@@ -124,6 +147,10 @@ void RealConnection::connectTls(std::chrono::milliseconds connectTimeout,
 
 std::unique_ptr<ExchangeCodec> RealConnection::newCodec(std::chrono::milliseconds readTimeout,
                                                         std::chrono::milliseconds writeTimeout) {
+  if (http2Connection_) {
+    return std::make_unique<Http2ExchangeCodec>(*this, *http2Connection_, protocol_, readTimeout,
+                                                writeTimeout);
+  }
   Source& source = tlsSocket_ ? tlsSocket_->source() : socket_->source();
   Sink& sink = tlsSocket_ ? tlsSocket_->sink() : socket_->sink();
   source.timeout().timeout(readTimeout);
@@ -132,13 +159,26 @@ std::unique_ptr<ExchangeCodec> RealConnection::newCodec(std::chrono::millisecond
 }
 
 bool RealConnection::isEligibleLocked(const Address& address) const {
-  // HTTP/1.1 carries one exchange at a time. (HTTP/2 coalescing across hosts comes later.)
-  if (!calls_.empty() || noNewExchanges_) return false;
+  // HTTP/1.1 carries one exchange at a time, HTTP/2 up to the peer's limit. (Coalescing across
+  // hosts needs TLS.)
+  if (static_cast<int>(calls_.size()) >= allocationLimit_ || noNewExchanges_) return false;
   return route_.address() == address;
+}
+
+void RealConnection::onSettings(int maxConcurrentStreams) {
+  std::lock_guard lock(pool_.mutex());
+  allocationLimit_ = maxConcurrentStreams;
+}
+
+void RealConnection::onShutdown() {
+  std::lock_guard lock(pool_.mutex());
+  noNewExchanges_ = true;
 }
 
 bool RealConnection::isHealthy(bool doExtensiveChecks) {
   if (!socket_->isHealthy(false)) return false;
+  // HTTP/2 knows its own health: shut down, or a ping after a read timeout went unanswered.
+  if (http2Connection_) return http2Connection_->isHealthy();
   std::chrono::nanoseconds idleAt;
   {
     std::lock_guard lock(pool_.mutex());
@@ -164,8 +204,25 @@ void RealConnection::noNewExchanges() {
 
 void RealConnection::cancel() { socket_->cancel(); }
 
-void RealConnection::trackFailure(RealCall& call, const IOException&) {
+void RealConnection::trackFailure(RealCall& call, const IOException& e) {
   std::lock_guard lock(pool_.mutex());
+  if (http2Connection_) {
+    // A failed stream leaves the connection to the others, as OkHttp's trackFailure: except a
+    // second REFUSED_STREAM, a reset other than the caller's own cancel, or a shut down
+    // connection. A stream over a lowered limit is just that call's bad luck.
+    if (const auto* reset = dynamic_cast<const StreamResetException*>(&e)) {
+      if (reset->errorCode() == static_cast<uint32_t>(ErrorCode::REFUSED_STREAM)) {
+        if (++refusedStreamCount_ <= 1) return;
+      } else if (reset->errorCode() == static_cast<uint32_t>(ErrorCode::CANCEL) &&
+                 call.isCanceled()) {
+        return;
+      }
+    } else if (const auto* shutdown = dynamic_cast<const ConnectionShutdownException*>(&e)) {
+      if (shutdown->atStreamLimit()) return;
+    } else {
+      return;  // A timeout or a broken body: the stream's problem, not the connection's.
+    }
+  }
   noNewExchanges_ = true;
   // A route that never completed an exchange is suspect: try the others first next time.
   if (successCount_ == 0) {
@@ -175,6 +232,7 @@ void RealConnection::trackFailure(RealCall& call, const IOException&) {
 }
 
 void RealConnection::closeSocket() noexcept {
+  if (http2Connection_) http2Connection_->close();  // Joins its reader before the socket closes.
   // A close_notify first, so the server sees a clean end, and OpenSSL keeps the TLS session for
   // resumption (it forgets sessions of connections that end without one).
   if (tlsSocket_ && !socket_->isCanceled()) tlsSocket_->sendCloseNotify();

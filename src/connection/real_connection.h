@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "connection/exchange_codec.h"
+#include "http2/http2_connection.h"
 #include "net/socket.h"
 #include "net/tls_socket.h"
 #include "tern/buffered_sink.h"
@@ -20,15 +21,21 @@ class ConnectionSpecSelector;
 class RealCall;
 class RealConnectionPool;
 
-// One TCP connection to a server (with TLS on top for https), carrying one HTTP/1.1 exchange at
-// a time, as OkHttp's RealConnection. Made by ExchangeFinder, connected on the call's thread, then
-// owned by the pool (std::shared_ptr), which lends it to one call at a time.
+// One TCP connection to a server (with TLS on top for https), as OkHttp's RealConnection:
+// HTTP/1.1 carries one exchange at a time; HTTP/2 (an Http2Connection over the socket, or over
+// TLS when ALPN chose h2) carries up to the peer's MAX_CONCURRENT_STREAMS at once. Made by
+// ExchangeFinder, connected on the call's thread, then owned by the pool (std::shared_ptr),
+// which lends it to calls.
 //
-// Threads and locks: the call that holds it connects it and drives its codec; any thread may
-// cancel() it. The bookkeeping below (calls_, noNewExchanges_, counts, idleAtNanos_) is
-// guarded by the pool's mutex (RealConnectionPool::mutex()), so the pool can scan it; methods
-// named *Locked expect that lock held, the others take it.
-class RealConnection final : public Connection, public ExchangeCodec::Carrier {
+// Threads and locks: the call that makes it connects it; the calls holding it drive their
+// codecs; any thread may cancel() it; an HTTP/2 connection's reader thread reports settings and
+// shutdown through Http2Connection::Listener. The bookkeeping below (calls_, noNewExchanges_,
+// allocationLimit_, counts, idleAtNanos_) is guarded by the pool's mutex
+// (RealConnectionPool::mutex()), so the pool can scan it; methods named *Locked expect that lock
+// held, the others take it.
+class RealConnection final : public Connection,
+                             public ExchangeCodec::Carrier,
+                             private Http2Connection::Listener {
  public:
   // How long a connection may sit idle before reuse without the extensive health check
   // (a non-blocking read to see whether the peer has closed it). OkHttp's 10 s.
@@ -44,19 +51,32 @@ class RealConnection final : public Connection, public ExchangeCodec::Carrier {
   // Opens the TCP connection within `connectTimeout` (zero: no limit), and for https runs the
   // TLS handshake within `connectTimeout` again, with the spec `specSelector` picks, then checks
   // the server's identity: the hostname verifier against the certificates, the certificate pinner
-  // against the cleaned chain. Throws ConnectException, SocketTimeoutException,
-  // InterruptedIOException("Canceled") after cancel(), SSLHandshakeException (the cause named),
-  // SSLPeerUnverifiedException (hostname or pin mismatch), UnknownServiceException (no usable
-  // connection spec). A connection that failed is never pooled: the caller drops it.
-  void connect(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector);
+  // against the cleaned chain. Then, if ALPN chose h2 or the address's protocols are exactly
+  // {H2_PRIOR_KNOWLEDGE} (RFC 9113 §3.3), starts HTTP/2 on it with `pingInterval` (zero: no
+  // pings) and `writeTimeout` bounding each write. Throws ConnectException,
+  // SocketTimeoutException, InterruptedIOException("Canceled") after cancel(),
+  // SSLHandshakeException (the cause named), SSLPeerUnverifiedException (hostname or pin
+  // mismatch), UnknownServiceException (no usable connection spec). A connection that failed is
+  // never pooled: the caller drops it.
+  void connect(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector,
+               std::chrono::milliseconds pingInterval = std::chrono::milliseconds(0),
+               std::chrono::milliseconds writeTimeout = std::chrono::milliseconds(0));
 
-  // A codec for the next exchange, with the socket's read and write timeouts set (zero: none).
+  // A codec for the next exchange with these read and write timeouts (zero: none): on the
+  // socket's streams for HTTP/1.1, on a new stream for HTTP/2.
   std::unique_ptr<ExchangeCodec> newCodec(std::chrono::milliseconds readTimeout,
                                           std::chrono::milliseconds writeTimeout);
 
-  // True if this connection can carry a new exchange for `address`: no call holds it, it takes
+  // True if this connection can carry a new exchange for `address`: fewer calls hold it than its
+  // allocation limit (1 for HTTP/1.1, the peer's MAX_CONCURRENT_STREAMS for HTTP/2), it takes
   // new exchanges, and it goes to the same address. Pool lock held.
   bool isEligibleLocked(const Address& address) const;
+
+  // True for HTTP/2: many calls at once.
+  bool isMultiplexed() const noexcept { return http2Connection_ != nullptr; }
+
+  // The HTTP/2 connection, or null for HTTP/1.1.
+  Http2Connection* http2Connection() noexcept { return http2Connection_.get(); }
 
   // True if the socket is usable: open, not shut down or canceled; with `doExtensiveChecks`
   // (for requests that must not be sent twice, and connections idle a while) also not closed by
@@ -72,8 +92,8 @@ class RealConnection final : public Connection, public ExchangeCodec::Carrier {
   // exchange ever succeeded here, the route is marked failed so it is tried last next time.
   void trackFailure(RealCall& call, const IOException& e);
 
-  // Closes the socket. Only when no call uses the connection (the pool evicted it, or the last
-  // call released it and the pool refused it).
+  // Closes the socket (after GOAWAY, for HTTP/2). Only when no call uses the connection (the
+  // pool evicted it, or the last call released it and the pool refused it).
   void closeSocket() noexcept;
 
   // Connection
@@ -99,11 +119,16 @@ class RealConnection final : public Connection, public ExchangeCodec::Carrier {
   bool noNewExchangesLocked() const noexcept { return noNewExchanges_; }
   void setNoNewExchangesLocked() noexcept { noNewExchanges_ = true; }
   int routeFailureCountLocked() const noexcept { return routeFailureCount_; }
+  int allocationLimitLocked() const noexcept { return allocationLimit_; }
   void incrementSuccessCountLocked() noexcept { ++successCount_; }
   std::chrono::nanoseconds idleAtNanosLocked() const noexcept { return idleAtNanos_; }
   void setIdleAtNanosLocked(std::chrono::nanoseconds nanos) noexcept { idleAtNanos_ = nanos; }
 
  private:
+  // Http2Connection::Listener, from its reader thread.
+  void onSettings(int maxConcurrentStreams) override;
+  void onShutdown() override;
+
   RealConnectionPool& pool_;
   const Route route_;
   void connectTls(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector);
@@ -112,12 +137,17 @@ class RealConnection final : public Connection, public ExchangeCodec::Carrier {
   std::unique_ptr<SocketTlsTransport> transport_;  // For https, over socket_.
   std::unique_ptr<TlsSocket> tlsSocket_;           // For https, over transport_.
   std::optional<Handshake> handshake_;             // For https, once connected.
-  Protocol protocol_ = Protocol::HTTP_1_1;
-  std::unique_ptr<BufferedSource> source_;  // Over the TLS or socket source, once connected.
-  std::unique_ptr<BufferedSink> sink_;      // Over the TLS or socket sink, once connected.
+  Protocol protocol_ = Protocol::HTTP_1_1;         // Set by connect().
+  std::unique_ptr<BufferedSource>
+      source_;                          // HTTP/1: over the TLS or socket source, once connected.
+  std::unique_ptr<BufferedSink> sink_;  // HTTP/1: over the TLS or socket sink, once connected.
+  // HTTP/2 only; destroyed before the TLS socket and socket_, which its reader thread reads.
+  std::unique_ptr<Http2Connection> http2Connection_;
 
   // Guarded by the pool's mutex.
-  std::vector<RealCall*> calls_;  // The calls holding this connection: at most one (HTTP/1).
+  std::vector<RealCall*> calls_;  // The calls holding this connection.
+  int allocationLimit_ = 1;       // How many calls may hold it at once.
+  int refusedStreamCount_ = 0;    // REFUSED_STREAM resets seen (OkHttp tolerates one).
   bool noNewExchanges_ = false;
   int routeFailureCount_ = 0;
   int successCount_ = 0;

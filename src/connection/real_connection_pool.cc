@@ -57,14 +57,44 @@ std::vector<std::shared_ptr<RealConnection>> RealConnectionPool::connections() c
 }
 
 std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
-    const Address& address, RealCall& call) {
+    const Address& address, RealCall& call,
+    const std::vector<std::shared_ptr<RealConnection>>& excluded) {
   std::lock_guard lock(mutex_);
   for (const auto& connection : connections_) {
     if (!connection->isEligibleLocked(address)) continue;
+    if (std::find(excluded.begin(), excluded.end(), connection) != excluded.end()) continue;
     acquireLocked(connection, call);
     return connection;
   }
   return nullptr;
+}
+
+bool RealConnectionPool::beginConnect(const Address& address, std::chrono::milliseconds timeout,
+                                      const std::function<bool()>& isCanceled) {
+  std::unique_lock lock(mutex_);
+  auto connecting = [&] {
+    return std::find(connecting_.begin(), connecting_.end(), address) != connecting_.end();
+  };
+  if (!connecting()) {
+    connecting_.push_back(address);
+    return true;
+  }
+  // Another call is connecting: wait for it (checking for cancellation now and then).
+  auto until = std::chrono::steady_clock::now() +
+               (timeout > std::chrono::milliseconds(0) ? timeout : std::chrono::hours(24));
+  while (connecting() && std::chrono::steady_clock::now() < until && !isCanceled()) {
+    connectEnded_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+void RealConnectionPool::endConnect(const Address& address) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = std::find(connecting_.begin(), connecting_.end(), address);
+    if (it != connecting_.end()) connecting_.erase(it);
+  }
+  connectEnded_.notify_all();
 }
 
 void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection, RealCall& call) {

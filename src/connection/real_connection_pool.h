@@ -2,6 +2,8 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -38,10 +40,21 @@ class RealConnectionPool {
   int idleConnectionCount() const;
   int connectionCount() const;
 
-  // Lends `call` an idle connection to `address`, if one is eligible, and returns it (the call
-  // now holds it); null otherwise. The caller checks its health before use.
-  std::shared_ptr<RealConnection> callAcquirePooledConnection(const Address& address,
-                                                              RealCall& call);
+  // Lends `call` a connection to `address`, if one is eligible (idle, or HTTP/2 below its
+  // stream limit) and not in `excluded`, and returns it (the call now holds it); null
+  // otherwise. The caller checks its health before use.
+  std::shared_ptr<RealConnection> callAcquirePooledConnection(
+      const Address& address, RealCall& call,
+      const std::vector<std::shared_ptr<RealConnection>>& excluded = {});
+
+  // For addresses that will speak HTTP/2 (h2 prior knowledge): lets one call at a time connect,
+  // so calls that start together share one connection instead of each making their own (as
+  // curl's multiplexing waits for the first connection). Returns true if the caller may connect
+  // now (it must then call endConnect()); false after waiting while another call connected, at
+  // most `timeout` or until `isCanceled()` (the caller then looks in the pool again).
+  bool beginConnect(const Address& address, std::chrono::milliseconds timeout,
+                    const std::function<bool()>& isCanceled);
+  void endConnect(const Address& address);
 
   // Adds a freshly connected `connection`, held by `call`; cleanup runs keepAliveDuration later.
   void put(const std::shared_ptr<RealConnection>& connection, RealCall& call);
@@ -66,6 +79,9 @@ class RealConnectionPool {
   // The TaskRunner's clock, which idle times are measured on.
   std::chrono::nanoseconds nanoTime() const { return taskRunner_->nanoTime(); }
 
+  // The TaskRunner for connections' background work (HTTP/2 writes and pings).
+  TaskRunner& taskRunner() const noexcept { return *taskRunner_; }
+
   // Guards the list and every connection's bookkeeping.
   std::mutex& mutex() const noexcept { return mutex_; }
 
@@ -84,6 +100,8 @@ class RealConnectionPool {
 
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<RealConnection>> connections_;  // Guarded by mutex_.
+  std::vector<Address> connecting_;  // Guarded by mutex_: see beginConnect().
+  std::condition_variable connectEnded_;
 };
 
 }  // namespace tern::internal

@@ -34,7 +34,10 @@ Response::Response(Builder& builder)
       cacheResponse_(std::move(builder.cacheResponse_)),
       priorResponse_(std::move(builder.priorResponse_)),
       sentRequestAtMillis_(builder.sentRequestAtMillis_),
-      receivedResponseAtMillis_(builder.receivedResponseAtMillis_) {}
+      receivedResponseAtMillis_(builder.receivedResponseAtMillis_),
+      trailersSource_(std::move(builder.trailersSource_)) {}
+
+Headers Response::trailers() const { return trailersSource_ ? trailersSource_() : Headers(); }
 
 bool Response::isRedirect() const noexcept {
   switch (code_) {
@@ -85,6 +88,7 @@ Response::Builder Response::newBuilder() && {
   builder.priorResponse_ = priorResponse_;
   builder.sentRequestAtMillis_ = sentRequestAtMillis_;
   builder.receivedResponseAtMillis_ = receivedResponseAtMillis_;
+  builder.trailersSource_ = std::move(trailersSource_);
   return builder;
 }
 
@@ -166,6 +170,11 @@ Response::Builder& Response::Builder::sentRequestAtMillis(int64_t millis) {
 
 Response::Builder& Response::Builder::receivedResponseAtMillis(int64_t millis) {
   receivedResponseAtMillis_ = millis;
+  return *this;
+}
+
+Response::Builder& Response::Builder::trailers(std::function<Headers()> trailersSource) {
+  trailersSource_ = std::move(trailersSource);
   return *this;
 }
 

@@ -116,20 +116,31 @@ TEST(ClientTest, ProtocolsAreValidatedAndDeduplicated) {
     builder.protocols({Protocol::HTTP_2});
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "protocols must contain h2_prior_knowledge or http/1.1");
+    EXPECT_STREQ(e.what(), "protocols must contain h2_prior_knowledge or http/1.1: [h2]");
   }
   try {
     builder.protocols({Protocol::HTTP_1_1, Protocol::HTTP_1_0});
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "protocols must not contain http/1.0");
+    EXPECT_STREQ(e.what(), "protocols must not contain http/1.0: [http/1.1, http/1.0]");
   }
   try {
     builder.protocols({Protocol::H2_PRIOR_KNOWLEDGE, Protocol::HTTP_1_1});
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "protocols containing h2_prior_knowledge cannot use other protocols");
+    EXPECT_STREQ(e.what(),
+                 "protocols containing h2_prior_knowledge cannot use other protocols: "
+                 "[h2_prior_knowledge, http/1.1]");
   }
+  EXPECT_EQ(builder.protocols({Protocol::H2_PRIOR_KNOWLEDGE}).build().protocols(),
+            std::vector<Protocol>{Protocol::H2_PRIOR_KNOWLEDGE});
+}
+
+TEST(ClientTest, PingIntervalDefaultsToNoneAndIsValidated) {
+  Client::Builder builder;
+  EXPECT_EQ(builder.build().pingInterval(), std::chrono::milliseconds(0));
+  EXPECT_EQ(builder.pingInterval(std::chrono::milliseconds(500)).build().pingIntervalMillis(), 500);
+  EXPECT_THROW(builder.pingInterval(std::chrono::milliseconds(-1)), std::invalid_argument);
 }
 
 TEST(ClientTest, NewCallDoesNotRunTheCall) {

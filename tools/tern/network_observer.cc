@@ -14,9 +14,20 @@ NetworkObserver::NetworkObserver(std::ostream* verbose, std::vector<std::string>
                                  std::optional<int64_t> maxRedirects)
     : verbose_(verbose), droppedHeaders_(std::move(droppedHeaders)), maxRedirects_(maxRedirects) {}
 
-void NetworkObserver::begin(std::chrono::steady_clock::time_point start) {
-  log_ = ExchangeLog();
-  start_ = start;
+void NetworkObserver::begin(const Call& call, std::chrono::steady_clock::time_point start) {
+  std::lock_guard lock(mutex_);
+  ExchangeLog& log = logs_[&call];
+  log = ExchangeLog();
+  log.start = start;
+}
+
+ExchangeLog NetworkObserver::take(const Call& call) {
+  std::lock_guard lock(mutex_);
+  auto it = logs_.find(&call);
+  if (it == logs_.end()) return ExchangeLog();
+  ExchangeLog result = std::move(it->second);
+  logs_.erase(it);
+  return result;
 }
 
 int NetworkObserver::connectionNumber(const Connection& connection, bool& isNew) {
@@ -43,25 +54,28 @@ Response NetworkObserver::intercept(Chain& chain) {
     request = builder.build();
   }
 
+  const Call* call = &chain.call();
+  std::unique_lock lock(mutex_);
+  ExchangeLog& log = logs_[call];
   Connection* connection = chain.connection();
   if (connection != nullptr) {
     bool isNew = false;
     int number = connectionNumber(*connection, isNew);
     const InetSocketAddress& remote = connection->remoteAddress();
-    log_.remoteIp = remote.address().hostAddress();
-    log_.remotePort = remote.port();
+    log.remoteIp = remote.address().hostAddress();
+    log.remotePort = remote.port();
     std::optional<Handshake> handshake = connection->handshake();
     if (isNew) {
-      ++log_.newConnections;
-      if (handshake && log_.timeAppConnect.count() == 0) {
-        log_.timeAppConnect = std::chrono::steady_clock::now() - start_;
+      ++log.newConnections;
+      if (handshake && log.timeAppConnect.count() == 0) {
+        log.timeAppConnect = std::chrono::steady_clock::now() - log.start;
       }
     }
     if (verbose_ != nullptr) {
       const std::string& host = request.url().host();
       if (isNew) {
-        *verbose_ << "* Connected to " << host << " (" << log_.remoteIp << ") port "
-                  << log_.remotePort << " (#" << number << ")\n";
+        *verbose_ << "* Connected to " << host << " (" << log.remoteIp << ") port "
+                  << log.remotePort << " (#" << number << ")\n";
         if (handshake) {
           *verbose_ << "* SSL connection using " << javaName(handshake->tlsVersion()) << " / "
                     << handshake->cipherSuite().javaName() << "\n";
@@ -77,21 +91,23 @@ Response NetworkObserver::intercept(Chain& chain) {
   if (verbose_ != nullptr) {
     *verbose_ << prefixLines(requestHead(request), "> ") << std::flush;
   }
+  lock.unlock();
 
   Response response = chain.proceed(request);
 
   std::string head =
       responseHead(response.protocol(), response.code(), response.message(), response.headers());
+  lock.lock();  // `log` is still valid: std::map keeps its nodes, and only take() erases.
   if (verbose_ != nullptr) {
     *verbose_ << prefixLines(head, "< ") << std::flush;
   }
-  log_.responseHeads.push_back(std::move(head));
+  log.responseHeads.push_back(std::move(head));
 
   if (response.isRedirect() && response.header("Location")) {
-    if (maxRedirects_ && *maxRedirects_ >= 0 && log_.redirects >= *maxRedirects_) {
+    if (maxRedirects_ && *maxRedirects_ >= 0 && log.redirects >= *maxRedirects_) {
       throw TooManyRedirectsException(*maxRedirects_);
     }
-    ++log_.redirects;
+    ++log.redirects;
   }
   return response;
 }

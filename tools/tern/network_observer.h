@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -30,6 +31,8 @@ struct ExchangeLog {
   // The IP address and port of the last connection used (%{remote_ip}, %{remote_port}).
   std::string remoteIp;
   int remotePort = 0;
+  // When the transfer began, for timeAppConnect.
+  std::chrono::steady_clock::time_point start;
 };
 
 // The tool's network interceptor: it sees every exchange the client makes, on its connection.
@@ -51,8 +54,8 @@ struct ExchangeLog {
 //   for the redirect after the Nth; the Client has no redirect limit of its own to set (it stops
 //   after 20 follow-ups).
 //
-// The tool runs its transfers one after another on one thread, so the observer is used by one
-// call at a time and needs no lock. begin() starts a new transfer's log.
+// Thread-safe: with -Z many calls run at once, each with its own log, keyed by the call.
+// begin(call) starts a transfer's log and take(call) ends it.
 class NetworkObserver final : public Interceptor {
  public:
   // `verbose` is where -v writes, or null without -v; it must outlive the observer.
@@ -60,23 +63,25 @@ class NetworkObserver final : public Interceptor {
   NetworkObserver(std::ostream* verbose, std::vector<std::string> droppedHeaders,
                   std::optional<int64_t> maxRedirects);
 
-  // Starts a new transfer that began at `start`: clears the log (the connections seen stay
+  // Starts a new transfer's log for `call`, which began at `start` (the connections seen stay
   // known).
-  void begin(std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
-  const ExchangeLog& log() const noexcept { return log_; }
+  void begin(const Call& call,
+             std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
+  // Ends `call`'s log and returns it.
+  ExchangeLog take(const Call& call);
 
   Response intercept(Chain& chain) override;
 
  private:
-  // Returns the connection's number ("#0" is the first), counting it if it is new.
+  // Returns the connection's number ("#0" is the first), counting it if it is new. Lock held.
   int connectionNumber(const Connection& connection, bool& isNew);
 
   std::ostream* verbose_;
   std::vector<std::string> droppedHeaders_;
   std::optional<int64_t> maxRedirects_;
+  std::mutex mutex_;  // Guards the maps below and writes to verbose_.
   std::map<std::pair<const Connection*, std::string>, int> connections_;
-  ExchangeLog log_;
-  std::chrono::steady_clock::time_point start_;
+  std::map<const Call*, ExchangeLog> logs_;
 };
 
 }  // namespace tern::tool

@@ -202,6 +202,18 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   bool tls13 = false;
   app.add_flag("--tlsv1.2", tls12, "Use TLSv1.2 or greater");
   app.add_flag("--tlsv1.3", tls13, "Use TLSv1.3 or greater");
+  bool http11Flag = false;  // The last of the three wins: read in parse order below.
+  bool http2Flag = false;
+  bool http2PriorKnowledgeFlag = false;
+  CLI::Option* http11 = app.add_flag("--http1.1", http11Flag, "Use HTTP/1.1");
+  CLI::Option* http2 =
+      app.add_flag("--http2", http2Flag, "Use HTTP/2 where TLS offers it (the default)");
+  CLI::Option* http2PriorKnowledge =
+      app.add_flag("--http2-prior-knowledge", http2PriorKnowledgeFlag,
+                   "Use HTTP/2 without negotiation (cleartext)");
+  app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");
+  CLI::Option* parallelMax =
+      app.add_option("--parallel-max", "Maximum concurrency for parallel transfers (50)");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back.
   try {
@@ -231,6 +243,16 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
         usageError(err, "option " + option->get_name() + ": expected a proper numerical parameter");
     return result;
   };
+  if (*parallelMax) {
+    std::string text = parallelMax->as<std::string>();
+    int value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < 0) {
+      return badNumber(parallelMax);
+    }
+    // As curl: 0 means the default, and more than 300 is 300.
+    options.parallelMax = value == 0 ? 50 : std::min(value, 300);
+  }
   if (*maxRedirs) {
     std::string text = maxRedirs->as<std::string>();
     int64_t value = 0;
@@ -297,6 +319,11 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   std::vector<std::string> dataPieces;
   for (const CLI::Option* option : app.parse_order()) {
     size_t index = taken[option]++;
+    if (option == http11) options.httpVersion = Options::HttpVersion::kHttp11;
+    if (option == http2) options.httpVersion = Options::HttpVersion::kHttp2;
+    if (option == http2PriorKnowledge) {
+      options.httpVersion = Options::HttpVersion::kHttp2PriorKnowledge;
+    }
     if (option == urlArgs) {
       options.urls.push_back(urls.at(index));
     } else if (option == urlOption) {

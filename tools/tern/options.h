@@ -70,6 +70,13 @@ struct Options {
   std::optional<std::string> clientKey;   // --key FILE: its private key (PEM); defaults to --cert.
   std::optional<std::string> tlsMinimum;  // "1.2" (--tlsv1.2) or "1.3" (--tlsv1.3).
 
+  // --http1.1, --http2 (the default: h2 where TLS offers it, else HTTP/1.1; tern has no h2c
+  // Upgrade), --http2-prior-knowledge (cleartext HTTP/2 without negotiation). The last one wins.
+  enum class HttpVersion { kDefault, kHttp11, kHttp2, kHttp2PriorKnowledge };
+  HttpVersion httpVersion = HttpVersion::kDefault;
+  bool parallel = false;  // -Z/--parallel: transfers run at once, through the dispatcher.
+  int parallelMax = 50;   // --parallel-max: at most this many at once (curl: 1..300).
+
   // True if error messages are printed: not silent, or silent with -S.
   bool showErrors() const { return !silent || showError; }
 };

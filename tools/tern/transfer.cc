@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,8 @@
 #include "request_factory.h"
 #include "tern/buffered_source.h"
 #include "tern/call.h"
+#include "tern/callback.h"
+#include "tern/dispatcher.h"
 #include "tern/response.h"
 #include "tls_setup.h"
 #include "write_out.h"
@@ -49,6 +54,25 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
   if (options.maxTime && *options.maxTime > 0) {
     builder.callTimeout(seconds(*options.maxTime));
   }
+  switch (options.httpVersion) {
+    case Options::HttpVersion::kHttp11:
+      builder.protocols({Protocol::HTTP_1_1});
+      break;
+    case Options::HttpVersion::kHttp2PriorKnowledge:
+      builder.protocols({Protocol::H2_PRIOR_KNOWLEDGE});
+      break;
+    case Options::HttpVersion::kDefault:
+    case Options::HttpVersion::kHttp2:
+      builder.protocols({Protocol::HTTP_2, Protocol::HTTP_1_1});
+      break;
+  }
+  if (options.parallel) {
+    // -Z: as many calls at once as --parallel-max allows, to one host or many.
+    auto dispatcher = std::make_shared<Dispatcher>();
+    dispatcher->setMaxRequests(options.parallelMax);
+    dispatcher->setMaxRequestsPerHost(options.parallelMax);
+    builder.dispatcher(std::move(dispatcher));
+  }
   builder.addNetworkInterceptor(std::move(observer));
   return builder.build();
 }
@@ -70,6 +94,7 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
 int TransferRunner::run() {
   int exitCode = kExitOk;
   uint64_t urlNumber = 0;
+  std::vector<Transfer> parallel;
   for (size_t i = 0; i < options_.urls.size(); ++i) {
     const std::string& url = options_.urls[i];
     OutputSpec spec = i < options_.outputs.size() ? options_.outputs[i] : OutputSpec();
@@ -84,101 +109,180 @@ int TransferRunner::run() {
       return kExitUrlMalformed;
     }
     for (uint64_t j = 0; j < glob->size(); ++j) {
-      GlobExpansion expansion = glob->at(j);
-      TransferInfo info;
-      info.url = expansion.url;
-      info.urlNumber = urlNumber++;
-      transfer(spec, expansion, info);
-      if (info.exitCode != kExitOk) {
-        reportError(info);
+      Transfer t{spec, glob->at(j), TransferInfo(), FailureContext(), "", Clock::now(), {}};
+      t.info.url = t.expansion.url;
+      t.info.urlNumber = urlNumber++;
+      if (options_.parallel) {
+        parallel.push_back(std::move(t));
+        continue;
       }
-      if (options_.writeOut) {
-        writeOut(*options_.writeOut, info, out_, err_);
-        out_.flush();
-      }
-      exitCode = info.exitCode;
+      transfer(t);
+      report(t.info, out_);
+      exitCode = t.info.exitCode;
     }
   }
+  if (options_.parallel) return runParallel(parallel);
   return exitCode;
 }
 
-void TransferRunner::transfer(const OutputSpec& spec, const GlobExpansion& expansion,
-                              TransferInfo& info) {
-  Clock::time_point start = Clock::now();
-  FailureContext context;
-  observer_->begin(start);
-  info.urlEffective = expansion.url;  // Until the request, and then the response, say better.
+std::optional<Request> TransferRunner::prepare(Transfer& t) {
+  t.start = Clock::now();
+  t.info.urlEffective = t.expansion.url;  // Until the request, and then the response, say better.
   try {
-    std::string fileName = outputFileName(spec, expansion);
-    info.filenameEffective = fileName;
-    Request request = buildRequest(options_, expansion.url);
-    info.method = request.method();
-    info.urlEffective = request.url().toString();
-    context.host = request.url().host();
-    context.port = request.url().port();
+    t.fileName = outputFileName(t.spec, t.expansion);
+    t.info.filenameEffective = t.fileName;
+    Request request = buildRequest(options_, t.expansion.url);
+    t.info.method = request.method();
+    t.info.urlEffective = request.url().toString();
+    t.context.host = request.url().host();
+    t.context.port = request.url().port();
     if (request.body()) {
-      info.sizeUpload = std::max<int64_t>(0, request.body()->contentLength());
+      t.info.sizeUpload = std::max<int64_t>(0, request.body()->contentLength());
     }
-
-    Response response = client_.newCall(request)->execute();
-    info.timeStartTransfer = Clock::now() - start;
-    const Request& last = response.request();
-    info.method = last.method();
-    info.urlEffective = last.url().toString();
-    context.host = last.url().host();
-    context.port = last.url().port();
-    info.httpCode = response.code();
-    info.protocol = response.protocol();
-    info.responseHeaders = response.headers();
-    for (const Response* prior = response.priorResponse(); prior != nullptr;
-         prior = prior->priorResponse()) {
-      if (prior->isRedirect()) {
-        ++info.numRedirects;
-      }
-    }
-
-    bool failed = options_.fail && response.code() >= 400;
-    bool showHeads = options_.include || options_.head;
-    if (!failed || showHeads) {
-      std::unique_ptr<Output> output =
-          fileName.empty() ? std::make_unique<Output>(out_) : std::make_unique<Output>(fileName);
-      if (showHeads) {
-        for (const std::string& head : observer_->log().responseHeads) {
-          output->write(head);
-        }
-      }
-      if (!failed && !options_.head && response.body() != nullptr) {
-        BufferedSource& source = response.body()->source();
-        std::vector<std::byte> chunk(kChunkSize);
-        for (int64_t n; (n = source.read(std::span(chunk))) != -1;) {
-          output->write(std::string_view(reinterpret_cast<const char*>(chunk.data()),
-                                         static_cast<size_t>(n)));
-          info.sizeDownload += n;
-          context.bytesReceived = info.sizeDownload;
-        }
-        response.body()->close();
-      }
-      output->finish();
-    }
-    if (failed) {
-      throw ToolException(kExitHttpReturnedError,
-                          "The requested URL returned error: " + std::to_string(response.code()));
-    }
+    return request;
   } catch (...) {
-    context.elapsed = millisecondsSince(start);
-    TransferError error = classifyFailure(std::current_exception(), context);
-    info.exitCode = error.exitCode;
-    info.errorMessage = error.message;
+    fail(t, std::current_exception());
+    return std::nullopt;
   }
-  const ExchangeLog& log = observer_->log();
-  info.numConnects = log.newConnections;
-  info.timeAppConnect = log.timeAppConnect;
-  info.remoteIp = log.remoteIp;
-  info.remotePort = log.remotePort;
-  for (const std::string& head : log.responseHeads) {
+}
+
+void TransferRunner::transfer(Transfer& t) {
+  std::optional<Request> request = prepare(t);
+  if (!request) {
+    end(t);
+    return;
+  }
+  std::shared_ptr<Call> call = client_.newCall(*request);
+  observer_->begin(*call, t.start);
+  try {
+    Response response = call->execute();
+    t.log = observer_->take(*call);
+    receive(t, response, out_);
+  } catch (...) {
+    t.log = observer_->take(*call);
+    fail(t, std::current_exception());
+  }
+  end(t);
+}
+
+int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
+  std::mutex mutex;  // Guards `remaining` and writes to out_ and err_.
+  std::condition_variable finished;
+  size_t remaining = transfers.size();
+  // Writes a finished transfer's output whole, as curl -Z does.
+  auto complete = [&](Transfer& t, const std::string& body) {
+    end(t);
+    std::lock_guard lock(mutex);
+    out_ << body;
+    report(t.info, out_);
+    if (--remaining == 0) finished.notify_all();
+  };
+  for (Transfer& t : transfers) {
+    std::optional<Request> request = prepare(t);
+    if (!request) {
+      complete(t, "");
+      continue;
+    }
+    std::shared_ptr<Call> call = client_.newCall(*request);
+    observer_->begin(*call, t.start);
+    call->enqueue(Callback::of(
+        [this, &t, &complete](Call& call, Response response) {
+          t.log = observer_->take(call);
+          std::ostringstream body;
+          try {
+            receive(t, response, body);
+          } catch (...) {
+            fail(t, std::current_exception());
+          }
+          complete(t, body.str());
+        },
+        [this, &t, &complete](Call& call, const IOException& e) {
+          t.log = observer_->take(call);
+          // The dispatcher calls this from its catch block, so the exception keeps its type.
+          std::exception_ptr failure = std::current_exception();
+          fail(t, failure ? failure : std::make_exception_ptr(e));
+          complete(t, "");
+        }));
+  }
+  std::unique_lock lock(mutex);
+  finished.wait(lock, [&] { return remaining == 0; });
+  return transfers.empty() ? kExitOk : transfers.back().info.exitCode;
+}
+
+void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out) {
+  TransferInfo& info = t.info;
+  info.timeStartTransfer = Clock::now() - t.start;
+  const Request& last = response.request();
+  info.method = last.method();
+  info.urlEffective = last.url().toString();
+  t.context.host = last.url().host();
+  t.context.port = last.url().port();
+  info.httpCode = response.code();
+  info.protocol = response.protocol();
+  info.responseHeaders = response.headers();
+  for (const Response* prior = response.priorResponse(); prior != nullptr;
+       prior = prior->priorResponse()) {
+    if (prior->isRedirect()) {
+      ++info.numRedirects;
+    }
+  }
+
+  bool failed = options_.fail && response.code() >= 400;
+  bool showHeads = options_.include || options_.head;
+  if (!failed || showHeads) {
+    std::unique_ptr<Output> output =
+        t.fileName.empty() ? std::make_unique<Output>(out) : std::make_unique<Output>(t.fileName);
+    if (showHeads) {
+      for (const std::string& head : t.log.responseHeads) {
+        output->write(head);
+      }
+    }
+    if (!failed && !options_.head && response.body() != nullptr) {
+      BufferedSource& source = response.body()->source();
+      std::vector<std::byte> chunk(kChunkSize);
+      for (int64_t n; (n = source.read(std::span(chunk))) != -1;) {
+        output->write(
+            std::string_view(reinterpret_cast<const char*>(chunk.data()), static_cast<size_t>(n)));
+        info.sizeDownload += n;
+        t.context.bytesReceived = info.sizeDownload;
+      }
+      response.body()->close();
+    }
+    output->finish();
+  }
+  if (failed) {
+    throw ToolException(kExitHttpReturnedError,
+                        "The requested URL returned error: " + std::to_string(response.code()));
+  }
+}
+
+void TransferRunner::fail(Transfer& t, std::exception_ptr failure) {
+  t.context.elapsed = millisecondsSince(t.start);
+  TransferError error = classifyFailure(failure, t.context);
+  t.info.exitCode = error.exitCode;
+  t.info.errorMessage = error.message;
+}
+
+void TransferRunner::end(Transfer& t) {
+  TransferInfo& info = t.info;
+  info.numConnects = t.log.newConnections;
+  info.timeAppConnect = t.log.timeAppConnect;
+  info.remoteIp = t.log.remoteIp;
+  info.remotePort = t.log.remotePort;
+  for (const std::string& head : t.log.responseHeads) {
     info.sizeHeader += static_cast<int64_t>(head.size());
   }
-  info.timeTotal = Clock::now() - start;
+  info.timeTotal = Clock::now() - t.start;
+}
+
+void TransferRunner::report(const TransferInfo& info, std::ostream& out) {
+  if (info.exitCode != kExitOk) {
+    reportError(info);
+  }
+  if (options_.writeOut) {
+    writeOut(*options_.writeOut, info, out, err_);
+    out.flush();
+  }
 }
 
 void TransferRunner::reportError(const TransferInfo& info) {

@@ -1,9 +1,12 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <ostream>
 
+#include "exit_code.h"
 #include "network_observer.h"
 #include "options.h"
 #include "tern/client.h"
@@ -17,6 +20,11 @@ namespace tern::tool {
 // the next. Each body goes to stdout or its -o/-O file, headers first with -i or -I; -v writes
 // the exchanges to stderr; -w writes its format after each transfer. A failed transfer prints
 // "tern: (N) message" to stderr (unless -s without -S) and the next URL is still fetched.
+//
+// With -Z the transfers run at once, at most --parallel-max of them, as asynchronous calls
+// through the client's dispatcher (so over HTTP/2 they share one connection). As curl -Z does,
+// each transfer's output (its stdout body, error message and -w text) is written whole when it
+// completes, so outputs come in completion order and never interleave.
 //
 // The client follows redirects (as OkHttp does; -L changes nothing), limited by --max-redirs;
 // --connect-timeout is its connect timeout and -m its call timeout (so it covers every redirect
@@ -32,8 +40,30 @@ class TransferRunner {
   int run();
 
  private:
-  // Fetches one URL; fills `info`'s exit code and message if it fails.
-  void transfer(const OutputSpec& spec, const GlobExpansion& expansion, TransferInfo& info);
+  // One transfer in progress.
+  struct Transfer {
+    OutputSpec spec;
+    GlobExpansion expansion;
+    TransferInfo info;
+    FailureContext context;
+    std::string fileName;
+    std::chrono::steady_clock::time_point start;
+    ExchangeLog log;  // Taken from the observer once the response arrives or the call fails.
+  };
+
+  // Fetches one URL on this thread; fills `info`'s exit code and message if it fails.
+  void transfer(Transfer& t);
+  // Runs every transfer at once (-Z).
+  int runParallel(std::vector<Transfer>& transfers);
+  // The request for `t`, or std::nullopt after recording why it cannot be made.
+  std::optional<Request> prepare(Transfer& t);
+  // Writes `response`'s body (and heads, with -i) to `out` or the transfer's file.
+  void receive(Transfer& t, Response& response, std::ostream& out);
+  void fail(Transfer& t, std::exception_ptr failure);
+  // Fills what the observer saw into `t`'s info, once the transfer is over.
+  void end(Transfer& t);
+  // The error message and the -w output, after the transfer's own output.
+  void report(const TransferInfo& info, std::ostream& out);
   void reportError(const TransferInfo& info);
 
   const Options& options_;

@@ -12,6 +12,7 @@
 
 #include "tern/buffer.h"
 #include "tern/headers.h"
+#include "tern/mockwebserver/http2_settings.h"
 #include "tern/mockwebserver/socket_policy.h"
 
 namespace tern::mockwebserver {
@@ -52,9 +53,14 @@ class MockResponse {
   // The response headers, sent in this order.
   const Headers& headers() const noexcept;
 
-  // The trailers, sent after the last chunk of a chunked body (RFC 9112 §7.1.2). Only sent when
-  // headers() say "Transfer-Encoding: chunked".
+  // The trailers, sent after the last chunk of a chunked body (RFC 9112 §7.1.2). Over HTTP/1
+  // only sent when headers() say "Transfer-Encoding: chunked"; over HTTP/2 sent whenever they
+  // are not empty, as a trailing HEADERS frame (RFC 9113 §8.1).
   const Headers& trailers() const noexcept;
+
+  // HTTP/2 SETTINGS to send on the connection before this response's headers (none by default;
+  // ignored over HTTP/1).
+  const Http2Settings& settings() const noexcept;
 
   // True if the response has a body (even an empty one set with body("")).
   bool hasBody() const noexcept;
@@ -147,8 +153,11 @@ class MockResponse::Builder {
   Builder& chunkedBody(std::string_view body, int64_t maxChunkSize);
   Builder& chunkedBody(const Buffer& body, int64_t maxChunkSize);
 
-  // Sets the trailers sent after a chunked body.
+  // Sets the trailers sent after a chunked body (over HTTP/2: after any body).
   Builder& trailers(const Headers& trailers);
+
+  // Sets the HTTP/2 SETTINGS sent before this response (see settings()).
+  Builder& settings(Http2Settings settings);
 
   // Sets the socket policy (KeepOpen by default).
   Builder& socketPolicy(SocketPolicy socketPolicy);
@@ -194,6 +203,7 @@ class MockResponse::Builder {
   std::chrono::nanoseconds headersDelay_{0};
   std::chrono::nanoseconds bodyDelay_{0};
   SocketPolicy socketPolicy_;
+  Http2Settings settings_;
 };
 
 }  // namespace tern::mockwebserver

@@ -21,9 +21,12 @@
 
 namespace tern::mockwebserver {
 
-// A scriptable HTTP/1.1 server for tests, as OkHttp's mockwebserver3 MockWebServer, over
-// cleartext or (after useHttps()) TLS. Script the responses, point the code under test at url(),
-// then check the requests it made:
+// A scriptable HTTP/1.1 and HTTP/2 server for tests, as OkHttp's mockwebserver3 MockWebServer,
+// over cleartext or (after useHttps()) TLS. HTTP/2 is cleartext with prior knowledge
+// (setProtocols({Protocol::H2_PRIOR_KNOWLEDGE})), served on nghttp2's server API: each stream is
+// answered on its own thread, so a slow or stalled response never holds up the connection's
+// other streams. Script the responses, point the code under test at url(), then check the
+// requests it made:
 //
 //   MockWebServer server;
 //   server.enqueue(MockResponse::Builder().body("hello").build());
@@ -110,11 +113,10 @@ class MockWebServer {
   void noClientAuth();
 
   // The protocols the server selects from by ALPN, in its order of preference. Must contain
-  // HTTP_1_1. Default {HTTP_2, HTTP_1_1}; HTTP/2 is selected once MockWebServer serves it (until
-  // then a client offering h2 is answered with http/1.1). Throws std::invalid_argument without
-  // HTTP_1_1, std::logic_error once started.
+  // HTTP_1_1. Default {HTTP_2, HTTP_1_1}; over TLS HTTP/2 is not selected yet (a client
+  // offering h2 is answered with http/1.1). Throws std::invalid_argument without HTTP_1_1,
+  // std::logic_error once started. The same list as setProtocols() below.
   void protocols(std::vector<Protocol> protocols);
-  std::vector<Protocol> protocols() const;
 
   // Scripts `response` for a future request: the first request gets the first enqueued
   // response, and so on (see QueueDispatcher). Throws std::logic_error if setDispatcher()
@@ -143,6 +145,19 @@ class MockWebServer {
   // recorded for DisconnectAtStart / StallSocketAtStart connections). More than the number of
   // connections when connections are reused.
   int requestCount() const;
+
+  // The protocols to serve, as OkHttp's MockWebServer.protocols: {HTTP_2, HTTP_1_1} by default
+  // (HTTP/1.1 on cleartext), or exactly {H2_PRIOR_KNOWLEDGE} to serve every connection as
+  // HTTP/2 without negotiation (RFC 9113 §3.3). Applies to connections accepted afterwards.
+  // Throws std::invalid_argument as Client::Builder::protocols() does for a bad list.
+  void setProtocols(std::vector<Protocol> protocols);
+  std::vector<Protocol> protocols() const;
+
+  // HTTP/2: each connection serves `streamCount` streams, then answers the next stream's HEADERS
+  // with GOAWAY(last-stream-id = the last served stream, NO_ERROR), so the client retries that
+  // stream and any later ones on a new connection; the streams served finish normally. 0 (the
+  // default) never sends GOAWAY. Throws std::invalid_argument if negative.
+  void setGoAwayAfterStreams(int streamCount);
 
   // Keeps at most `bodyLimit` bytes of each request body in RecordedRequest::body() (bodySize()
   // still counts them all). Unlimited by default. Throws std::invalid_argument if negative.

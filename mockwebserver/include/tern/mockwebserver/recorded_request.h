@@ -32,15 +32,17 @@ class RecordedRequest {
   // version (each empty if the line has fewer parts); `url` is the URL the request was for (see
   // url()). `body` holds the bytes kept (at most the server's bodyLimit) and `bodySize` counts
   // every body byte received. `handshake` and `handshakeServerNames` describe the TLS connection
-  // the request came on (nullopt and empty over cleartext).
+  // the request came on (nullopt and empty over cleartext); `streamId` is the HTTP/2 stream it
+  // came on (0 over HTTP/1).
   RecordedRequest(std::string requestLine, Headers headers, std::vector<int64_t> chunkSizes,
                   int64_t bodySize, std::string body, int sequenceNumber, int connectionIndex,
                   const HttpUrl& url, std::exception_ptr failure = nullptr,
                   std::optional<Handshake> handshake = std::nullopt,
-                  std::vector<std::string> handshakeServerNames = {});
+                  std::vector<std::string> handshakeServerNames = {}, int streamId = 0);
 
-  // The request line as received, without CRLF: "GET /a?b=c HTTP/1.1". Empty for the requests
-  // recorded for DisconnectAtStart and StallSocketAtStart connections.
+  // The request line as received, without CRLF: "GET /a?b=c HTTP/1.1". Over HTTP/2, made from
+  // the pseudo-headers as OkHttp does: "GET /a?b=c HTTP/2". Empty for the requests recorded for
+  // DisconnectAtStart and StallSocketAtStart connections.
   const std::string& requestLine() const noexcept { return requestLine_; }
 
   // "GET", "POST", ...: the request line's first field; empty if there is no request line.
@@ -63,6 +65,8 @@ class RecordedRequest {
   const HttpUrl& url() const noexcept { return url_; }
 
   // The request headers, in order, as received (read leniently, so malformed lines are kept).
+  // Over HTTP/2 the pseudo-headers come first (":method", ":scheme", ":authority", ":path"),
+  // with names in lower case as HTTP/2 sends them.
   const Headers& headers() const noexcept { return headers_; }
 
   // The sizes of the chunks of a chunked request body, in order; empty if the body was not
@@ -80,12 +84,15 @@ class RecordedRequest {
   const std::string& bodyUtf8() const noexcept { return body_; }
 
   // The index of this request on its connection: 0 for the first request on a connection, 1 for
-  // the second, and so on.
+  // the second, and so on (over HTTP/2, in the order the streams' headers arrived).
   int sequenceNumber() const noexcept { return sequenceNumber_; }
 
   // The index of the connection this request arrived on, counting every connection the server
   // accepted from 0. Two requests with the same connectionIndex() shared a connection.
   int connectionIndex() const noexcept { return connectionIndex_; }
+
+  // The HTTP/2 stream id the request arrived on (1, 3, 5, ... on one connection); 0 over HTTP/1.
+  int streamId() const noexcept { return streamId_; }
 
   // The error that stopped the server reading this request (an IOException, usually a
   // ProtocolException or EOFException), or null if it was read completely. Rethrow it with
@@ -125,6 +132,7 @@ class RecordedRequest {
   std::exception_ptr failure_;
   std::optional<Handshake> handshake_;
   std::vector<std::string> handshakeServerNames_;
+  int streamId_;
 };
 
 }  // namespace tern::mockwebserver

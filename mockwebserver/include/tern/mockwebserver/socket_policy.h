@@ -103,16 +103,25 @@ class SocketPolicy {
     bool operator==(const FailHandshake&) const = default;
   };
   // Read the request and never respond; the connection stays open until the client closes it or
-  // the server is closed. For testing read timeouts.
+  // the server is closed. For testing read timeouts. (Over HTTP/2 only this stream goes
+  // unanswered; the connection serves the others.)
   struct NoResponse {
     bool operator==(const NoResponse&) const = default;
   };
+  // HTTP/2 only: reset the stream with RST_STREAM(`http2ErrorCode`) as soon as the request's
+  // headers arrive, instead of responding. The request is recorded (without its body) and this
+  // response consumed. REFUSED_STREAM (7) tells the client the request was not processed, so it
+  // may retry it (RFC 9113 §8.7). Over HTTP/1 this is KeepOpen.
+  struct ResetStreamAtStart {
+    uint32_t http2ErrorCode = 0;  // NO_ERROR.
+    bool operator==(const ResetStreamAtStart&) const = default;
+  };
 
-  using Variant =
-      std::variant<KeepOpen, DisconnectAtStart, DisconnectAtEnd, DisconnectAfterRequest,
-                   HalfCloseAfterRequest, DisconnectDuringRequestBody, DisconnectDuringResponseBody,
-                   DoNotReadRequestBody, ShutdownInputAtEnd, ShutdownOutputAtEnd,
-                   ShutdownServerAfterResponse, StallSocketAtStart, FailHandshake, NoResponse>;
+  using Variant = std::variant<KeepOpen, DisconnectAtStart, DisconnectAtEnd, DisconnectAfterRequest,
+                               HalfCloseAfterRequest, DisconnectDuringRequestBody,
+                               DisconnectDuringResponseBody, DoNotReadRequestBody,
+                               ShutdownInputAtEnd, ShutdownOutputAtEnd, ShutdownServerAfterResponse,
+                               StallSocketAtStart, FailHandshake, NoResponse, ResetStreamAtStart>;
 
   // KeepOpen.
   SocketPolicy() = default;

@@ -1,0 +1,527 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "http2_server_connection.h"
+
+#include <nghttp2/nghttp2.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <span>
+
+#include "io/ascii.h"
+#include "tern/exceptions.h"
+
+namespace tern::mockwebserver::internal {
+namespace {
+
+using tern::internal::equalsIgnoreCase;
+
+constexpr int32_t kServerWindowSize = 16 * 1024 * 1024;
+constexpr int64_t kMaxBufferedResponseBytes = 256 * 1024;
+constexpr int64_t kMaxWriteBatch = 256 * 1024;
+
+std::string toLower(std::string_view text) {
+  std::string result(text);
+  for (char& c : result) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return result;
+}
+
+// Fields HTTP/2 forbids (RFC 9113 §8.2.2); a scripted HTTP/1 response may carry them.
+bool isConnectionSpecific(std::string_view lowerName) {
+  return lowerName == "connection" || lowerName == "keep-alive" ||
+         lowerName == "proxy-connection" || lowerName == "transfer-encoding" ||
+         lowerName == "upgrade";
+}
+
+// A header block for nghttp2: the names and values live in `storage`.
+struct NameValues {
+  std::vector<std::pair<std::string, std::string>> storage;
+  std::vector<nghttp2_nv> nva;
+
+  void add(std::string name, std::string value) {
+    storage.emplace_back(std::move(name), std::move(value));
+  }
+  nghttp2_nv* build() {
+    nva.clear();
+    for (auto& [name, value] : storage) {
+      nva.push_back({reinterpret_cast<uint8_t*>(name.data()),
+                     reinterpret_cast<uint8_t*>(value.data()), name.size(), value.size(),
+                     NGHTTP2_NV_FLAG_NONE});
+    }
+    return nva.data();
+  }
+};
+
+// `informational`: a 1xx response, which has no body and so no Content-Length (RFC 9110 §15.2).
+NameValues responseHeaders(const MockResponse& response, bool informational) {
+  NameValues result;
+  result.add(":status", std::to_string(response.code()));
+  for (const auto& [name, value] : response.headers()) {
+    std::string lower = toLower(name);
+    if (isConnectionSpecific(lower)) continue;
+    if (informational && lower == "content-length") continue;
+    result.add(std::move(lower), value);
+  }
+  return result;
+}
+
+// The body's bytes: a chunked MockResponse keeps its wire form, which HTTP/2 does not use.
+Buffer responseBody(const MockResponse& response) {
+  Buffer wire = response.body();
+  std::optional<std::string> encoding = response.headers().get("Transfer-Encoding");
+  if (!encoding || !equalsIgnoreCase(*encoding, "chunked")) return wire;
+  Buffer result;
+  while (wire.size() > 0) {
+    std::optional<std::string> line = wire.readUtf8Line();
+    if (!line) break;
+    int64_t size = std::stoll(line->substr(0, line->find(';')), nullptr, 16);
+    if (size == 0) break;
+    result.write(wire, std::min(size, wire.size()));
+    wire.readUtf8Line();  // The CRLF after the chunk.
+  }
+  return result;
+}
+
+}  // namespace
+
+struct Http2ServerConnection::Callbacks {
+  static Http2ServerConnection& self(void* userData) {
+    return *static_cast<Http2ServerConnection*>(userData);
+  }
+
+  static Stream* stream(Http2ServerConnection& c, int32_t id) {
+    auto it = c.streams_.find(id);
+    return it == c.streams_.end() ? nullptr : it->second.get();
+  }
+
+  static int onBeginHeaders(nghttp2_session* session, const nghttp2_frame* frame, void* userData) {
+    Http2ServerConnection& c = self(userData);
+    if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) return 0;
+    auto s = std::make_shared<Stream>();
+    s->id = frame->hd.stream_id;
+    s->body = std::make_unique<TruncatingSink>(c.server_.bodyLimit());
+    ++c.streamsSeen_;
+    if (c.goAwayAfterStreams_ > 0 && c.streamsSeen_ > c.goAwayAfterStreams_) {
+      // RFC 9113 §6.8: the client retries the streams above last-stream-id elsewhere.
+      s->refused = true;
+      if (!c.goAwaySent_) {
+        c.goAwaySent_ = true;
+        nghttp2_submit_goaway(session, NGHTTP2_FLAG_NONE, c.lastServedStreamId_, NGHTTP2_NO_ERROR,
+                              nullptr, 0);
+      }
+    } else {
+      s->sequenceNumber = c.nextSequenceNumber_++;
+      c.lastServedStreamId_ = s->id;
+    }
+    c.streams_[s->id] = std::move(s);
+    return 0;
+  }
+
+  static int onHeader(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
+                      size_t nameLength, const uint8_t* value, size_t valueLength, uint8_t,
+                      void* userData) {
+    if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) return 0;
+    if (Stream* s = stream(self(userData), frame->hd.stream_id)) {
+      s->headers.emplace_back(std::string(reinterpret_cast<const char*>(name), nameLength),
+                              std::string(reinterpret_cast<const char*>(value), valueLength));
+    }
+    return 0;
+  }
+
+  static int onDataChunkRecv(nghttp2_session*, uint8_t, int32_t streamId, const uint8_t* data,
+                             size_t length, void* userData) {
+    if (Stream* s = stream(self(userData), streamId)) {
+      Buffer bytes;
+      bytes.write(data, length);
+      s->body->write(bytes, static_cast<int64_t>(length));
+    }
+    return 0;
+  }
+
+  static int onFrameRecv(nghttp2_session*, const nghttp2_frame* frame, void* userData) {
+    Http2ServerConnection& c = self(userData);
+    if (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) return 0;
+    auto it = c.streams_.find(frame->hd.stream_id);
+    if (it == c.streams_.end()) return 0;
+    std::shared_ptr<Stream>& s = it->second;
+    if (s->refused || s->dispatched) return 0;
+    if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) {
+      c.startResponder(s, false);
+    } else if (frame->hd.type == NGHTTP2_HEADERS) {
+      // Policies that answer before the request body: decide on the response to come.
+      const SocketPolicy policy = c.server_.dispatcher()->peek().socketPolicy();
+      if (policy.is<SocketPolicy::ResetStreamAtStart>() ||
+          policy.is<SocketPolicy::DoNotReadRequestBody>()) {
+        c.startResponder(s, true);
+      }
+    }
+    return 0;
+  }
+
+  static int onStreamClose(nghttp2_session*, int32_t streamId, uint32_t, void* userData) {
+    Http2ServerConnection& c = self(userData);
+    auto it = c.streams_.find(streamId);
+    if (it == c.streams_.end()) return 0;
+    it->second->closed = true;
+    it->second->changed.notify_all();
+    c.streams_.erase(it);
+    return 0;
+  }
+
+  static ssize_t readResponseBody(nghttp2_session* session, int32_t streamId, uint8_t* buffer,
+                                  size_t length, uint32_t* flags, nghttp2_data_source*,
+                                  void* userData) {
+    Stream* s = stream(self(userData), streamId);
+    if (!s) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+    if (s->out.size() == 0 && !s->outEnd) {
+      s->outDeferred = true;
+      return NGHTTP2_ERR_DEFERRED;
+    }
+    size_t count = std::min(length, static_cast<size_t>(s->out.size()));
+    s->out.readFully(std::span<std::byte>(reinterpret_cast<std::byte*>(buffer), count));
+    if (s->out.size() == 0 && s->outEnd) {
+      *flags |= NGHTTP2_DATA_FLAG_EOF;
+      if (s->trailers.size() > 0) {
+        // A trailing HEADERS frame ends the stream instead (RFC 9113 §8.1).
+        *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
+        NameValues trailers;
+        for (const auto& [name, value] : s->trailers) trailers.add(toLower(name), value);
+        nghttp2_submit_trailer(session, streamId, trailers.build(), trailers.storage.size());
+      }
+    }
+    s->changed.notify_all();
+    return static_cast<ssize_t>(count);
+  }
+};
+
+Http2ServerConnection::Http2ServerConnection(ServerState& server, FileDescriptor fd,
+                                             int connectionIndex)
+    : server_(server),
+      socket_(std::move(fd), server.closing()),
+      connectionIndex_(connectionIndex),
+      goAwayAfterStreams_(server.goAwayAfterStreams()) {
+  nghttp2_session_callbacks* callbacks = nullptr;
+  if (nghttp2_session_callbacks_new(&callbacks) != 0) throw std::bad_alloc();
+  nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, &Callbacks::onBeginHeaders);
+  nghttp2_session_callbacks_set_on_header_callback(callbacks, &Callbacks::onHeader);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &Callbacks::onDataChunkRecv);
+  nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Callbacks::onFrameRecv);
+  nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Callbacks::onStreamClose);
+  nghttp2_option* option = nullptr;
+  if (nghttp2_option_new(&option) != 0) {
+    nghttp2_session_callbacks_del(callbacks);
+    throw std::bad_alloc();
+  }
+  // Scripted responses may carry header lists beyond nghttp2's default 64 KiB block, to test a
+  // client's limits.
+  nghttp2_option_set_max_send_header_block_length(option, 1024 * 1024);
+  int result = nghttp2_session_server_new2(&session_, callbacks, this, option);
+  nghttp2_session_callbacks_del(callbacks);
+  nghttp2_option_del(option);
+  if (result != 0) throw std::bad_alloc();
+}
+
+Http2ServerConnection::~Http2ServerConnection() {
+  joinFinishedResponders(true);
+  nghttp2_session_del(session_);
+}
+
+void Http2ServerConnection::serve() noexcept {
+  try {
+    if (server_.dispatcher()->peek().socketPolicy().is<SocketPolicy::StallSocketAtStart>()) {
+      server_.dispatchBookkeepingRequest(0, connectionIndex_);
+      server_.closing().awaitClose();  // Ignore the socket until the server closes.
+    }
+    {
+      std::lock_guard lock(mutex_);
+      nghttp2_settings_entry settings[] = {
+          {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<uint32_t>(kServerWindowSize)}};
+      nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, 1);
+      nghttp2_session_set_local_window_size(session_, NGHTTP2_FLAG_NONE, 0, kServerWindowSize);
+    }
+    flush();
+    Buffer buffer;
+    while (socket_.source().read(buffer, 64 * 1024) != -1) {
+      {
+        std::lock_guard lock(mutex_);
+        if (failed_) break;
+        while (buffer.size() > 0) {
+          std::span<const std::byte> segment = buffer.readableSegment(0);
+          ssize_t result = nghttp2_session_mem_recv(
+              session_, reinterpret_cast<const uint8_t*>(segment.data()), segment.size());
+          if (result < 0) throw ProtocolException("MockWebServer: HTTP/2 protocol error");
+          buffer.skip(static_cast<int64_t>(segment.size()));
+        }
+      }
+      flush();
+      joinFinishedResponders(false);
+    }
+  } catch (const IOException&) {
+    // The client went away, broke HTTP/2 (nghttp2 queued a GOAWAY), or the server is closing.
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "MockWebServer[%d] HTTP/2 connection %d failed: %s\n", server_.port(),
+                 connectionIndex_, e.what());
+  }
+  try {
+    flush();  // A GOAWAY for a protocol error, if the socket still takes it.
+  } catch (const std::exception&) {
+    // The connection is over either way.
+  }
+  {
+    std::lock_guard lock(mutex_);
+    failed_ = true;
+    for (auto& [id, stream] : streams_) stream->changed.notify_all();
+  }
+  disconnect();
+  joinFinishedResponders(true);
+  socket_.close();
+}
+
+void Http2ServerConnection::startResponder(const std::shared_ptr<Stream>& stream, bool bodyUnread) {
+  stream->dispatched = true;
+  auto responder = std::make_unique<ResponderThread>();
+  ResponderThread* raw = responder.get();
+  responders_.push_back(std::move(responder));
+  raw->thread = std::thread([this, raw, stream, bodyUnread] {
+    respond(stream, bodyUnread);
+    raw->done.store(true, std::memory_order_release);
+  });
+}
+
+void Http2ServerConnection::joinFinishedResponders(bool all) {
+  std::list<std::unique_ptr<ResponderThread>> finished;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = responders_.begin(); it != responders_.end();) {
+      auto next = std::next(it);
+      if (all || (*it)->done.load(std::memory_order_acquire)) {
+        finished.splice(finished.end(), responders_, it);
+      }
+      it = next;
+    }
+  }
+  for (auto& responder : finished) responder->thread.join();
+}
+
+RecordedRequest Http2ServerConnection::recordedRequest(Stream& stream) {
+  std::lock_guard lock(mutex_);
+  Headers::Builder headers;
+  std::string method, scheme = "http", authority, path = "/";
+  for (const auto& [name, value] : stream.headers) {
+    headers.addLenient(name, value);
+    if (name == ":method") method = value;
+    if (name == ":scheme") scheme = value;
+    if (name == ":authority") authority = value;
+    if (name == ":path") path = value;
+  }
+  if (authority.empty()) {
+    authority = server_.hostAddress() + ":" + std::to_string(server_.port());
+  }
+  std::optional<HttpUrl> url = HttpUrl::parse(scheme + "://" + authority + path);
+  return RecordedRequest(method + " " + path + " HTTP/2", headers.build(), {},
+                         stream.body->receivedByteCount(), stream.body->kept().copy().readUtf8(),
+                         stream.sequenceNumber, connectionIndex_, url ? *url : server_.rootUrl(),
+                         nullptr, std::nullopt, {}, stream.id);
+}
+
+void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool bodyUnread) {
+  try {
+    RecordedRequest request = recordedRequest(*stream);
+    server_.record(request);
+    MockResponse response = server_.dispatcher()->dispatch(request);
+    if (server_.closing().fired()) return;
+    const SocketPolicy& policy = response.socketPolicy();
+    if (const auto* reset = policy.getIf<SocketPolicy::ResetStreamAtStart>()) {
+      {
+        std::lock_guard lock(mutex_);
+        nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream->id, reset->http2ErrorCode);
+      }
+      flush();
+      return;
+    }
+    if (policy.is<SocketPolicy::NoResponse>()) return;  // This stream only; the rest go on.
+    if (policy.is<SocketPolicy::DisconnectAfterRequest>() ||
+        policy.is<SocketPolicy::HalfCloseAfterRequest>()) {
+      disconnect();
+      return;
+    }
+    if (!response.settings().empty()) {
+      const Http2Settings& s = response.settings();
+      std::vector<nghttp2_settings_entry> entries;
+      if (s.headerTableSize)
+        entries.push_back({NGHTTP2_SETTINGS_HEADER_TABLE_SIZE, *s.headerTableSize});
+      if (s.maxConcurrentStreams) {
+        entries.push_back({NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, *s.maxConcurrentStreams});
+      }
+      if (s.initialWindowSize) {
+        entries.push_back({NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, *s.initialWindowSize});
+      }
+      if (s.maxFrameSize) entries.push_back({NGHTTP2_SETTINGS_MAX_FRAME_SIZE, *s.maxFrameSize});
+      if (s.maxHeaderListSize) {
+        entries.push_back({NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, *s.maxHeaderListSize});
+      }
+      std::lock_guard lock(mutex_);
+      nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, entries.data(), entries.size());
+    }
+    for (const MockResponse& informational : response.informationalResponses()) {
+      server_.closing().sleep(informational.headersDelay());
+      NameValues headers = responseHeaders(informational, true);
+      std::lock_guard lock(mutex_);
+      nghttp2_submit_headers(session_, NGHTTP2_FLAG_NONE, stream->id, nullptr, headers.build(),
+                             headers.storage.size(), nullptr);
+    }
+    server_.closing().sleep(response.headersDelay());
+    const bool hasBody = response.hasBody() || response.trailers().size() > 0;
+    {
+      NameValues headers = responseHeaders(response, false);
+      std::lock_guard lock(mutex_);
+      if (stream->closed || failed_) return;
+      stream->trailers = response.trailers();
+      nghttp2_data_provider provider{};
+      provider.read_callback = &Callbacks::readResponseBody;
+      nghttp2_submit_response(session_, stream->id, headers.build(), headers.storage.size(),
+                              hasBody ? &provider : nullptr);
+    }
+    flush();
+    if (hasBody) {
+      server_.closing().sleep(response.bodyDelay());
+      if (!writeBody(stream, response)) return;
+    }
+    if (const auto* doNotRead = policy.getIf<SocketPolicy::DoNotReadRequestBody>()) {
+      if (!awaitDrained(stream)) return;
+      {
+        std::lock_guard lock(mutex_);
+        if (!stream->closed) {
+          nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream->id,
+                                    doNotRead->http2ErrorCode);
+        }
+      }
+      flush();
+    } else if (bodyUnread) {
+      std::lock_guard lock(mutex_);
+      if (!stream->closed) {
+        nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream->id, NGHTTP2_NO_ERROR);
+      }
+    }
+    if (policy.is<SocketPolicy::DisconnectAtEnd>() ||
+        policy.is<SocketPolicy::ShutdownServerAfterResponse>() ||
+        policy.is<SocketPolicy::ShutdownOutputAtEnd>() ||
+        policy.is<SocketPolicy::ShutdownInputAtEnd>()) {
+      awaitDrained(stream);
+      flush();
+      if (policy.is<SocketPolicy::DisconnectAtEnd>()) disconnect();
+      if (policy.is<SocketPolicy::ShutdownOutputAtEnd>()) socket_.shutdownOutput();
+      if (policy.is<SocketPolicy::ShutdownInputAtEnd>()) socket_.shutdownInput();
+      if (policy.is<SocketPolicy::ShutdownServerAfterResponse>()) server_.beginShutdown();
+    }
+  } catch (const IOException&) {
+    // The client went away or the server is closing: the stream ends with the connection.
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "MockWebServer[%d] HTTP/2 stream %d failed: %s\n", server_.port(),
+                 stream->id, e.what());
+  }
+  try {
+    flush();
+  } catch (const std::exception&) {
+    // Nothing left to tell: the connection failed, and the reader ends it.
+  }
+}
+
+bool Http2ServerConnection::writeBody(const std::shared_ptr<Stream>& stream,
+                                      const MockResponse& response) {
+  Buffer body = responseBody(response);
+  const int64_t total = body.size();
+  const int64_t bytesPerPeriod = response.throttleBytesPerPeriod();
+  const bool disconnectHalfway =
+      response.socketPolicy().is<SocketPolicy::DisconnectDuringResponseBody>();
+  int64_t sent = 0;
+  int64_t sincePause = 0;
+  while (body.size() > 0) {
+    if (disconnectHalfway && sent >= total / 2) {
+      awaitDrained(stream);
+      disconnect();
+      return false;
+    }
+    if (sincePause >= bytesPerPeriod) {
+      if (!awaitDrained(stream)) return false;
+      server_.closing().sleep(response.throttlePeriod());
+      sincePause = 0;
+    }
+    int64_t count = std::min({body.size(), bytesPerPeriod - sincePause, int64_t{64 * 1024}});
+    if (disconnectHalfway) count = std::min(count, std::max<int64_t>(total / 2 - sent, 1));
+    {
+      std::unique_lock lock(mutex_);
+      while (stream->out.size() >= kMaxBufferedResponseBytes && !stream->closed && !failed_) {
+        stream->changed.wait_for(lock, std::chrono::milliseconds(50));
+        if (server_.closing().fired()) throw ServerClosedException();
+      }
+      if (stream->closed || failed_) return false;
+      stream->out.write(body, count);
+      if (stream->outDeferred) {
+        stream->outDeferred = false;
+        nghttp2_session_resume_data(session_, stream->id);
+      }
+    }
+    flush();
+    sent += count;
+    sincePause += count;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (stream->closed || failed_) return false;
+    stream->outEnd = true;
+    if (stream->outDeferred) {
+      stream->outDeferred = false;
+      nghttp2_session_resume_data(session_, stream->id);
+    }
+  }
+  flush();
+  return true;
+}
+
+bool Http2ServerConnection::awaitDrained(const std::shared_ptr<Stream>& stream) {
+  std::unique_lock lock(mutex_);
+  while (stream->out.size() > 0 && !stream->closed && !failed_) {
+    stream->changed.wait_for(lock, std::chrono::milliseconds(50));
+    if (server_.closing().fired()) throw ServerClosedException();
+  }
+  return !failed_;
+}
+
+void Http2ServerConnection::disconnect() {
+  socket_.shutdownInput();
+  socket_.shutdownOutput();
+}
+
+void Http2ServerConnection::flush() {
+  std::unique_lock lock(mutex_);
+  if (writing_) return;
+  writing_ = true;
+  while (true) {
+    Buffer out;
+    while (!failed_ && out.size() < kMaxWriteBatch) {
+      const uint8_t* data = nullptr;
+      ssize_t count = nghttp2_session_mem_send(session_, &data);
+      if (count <= 0) break;
+      out.write(data, static_cast<size_t>(count));
+    }
+    if (out.size() == 0) {
+      writing_ = false;
+      return;
+    }
+    lock.unlock();
+    try {
+      socket_.sink().write(out, out.size());
+    } catch (const IOException&) {
+      lock.lock();
+      writing_ = false;
+      failed_ = true;
+      for (auto& [id, stream] : streams_) stream->changed.notify_all();
+      throw;
+    }
+    lock.lock();
+  }
+}
+
+}  // namespace tern::mockwebserver::internal

@@ -1,0 +1,193 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "http2/http2_exchange_codec.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "http/http_method.h"
+#include "http1/message_framing.h"
+#include "http1/request_line.h"
+#include "io/ascii.h"
+
+namespace tern::internal {
+namespace {
+
+// Connection-specific fields, which HTTP/2 forbids (RFC 9113 §8.2.2), plus Host (carried as
+// :authority) and the obsolete Encoding, as OkHttp's HTTP_2_SKIPPED_*_HEADERS.
+bool isSkippedHeader(std::string_view lowerName) {
+  static constexpr std::string_view kSkipped[] = {"connection",       "host",   "keep-alive",
+                                                  "proxy-connection", "te",     "transfer-encoding",
+                                                  "encoding",         "upgrade"};
+  return std::find(std::begin(kSkipped), std::end(kSkipped), lowerName) != std::end(kSkipped);
+}
+
+std::string toLower(std::string_view text) {
+  std::string result(text);
+  for (char& c : result) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return result;
+}
+
+// A Sink or Source over the stream's, keeping the stream alive while it is used.
+class StreamBodySink final : public Sink {
+ public:
+  explicit StreamBodySink(std::shared_ptr<Http2Stream> stream) : stream_(std::move(stream)) {}
+  void write(Buffer& source, int64_t byteCount) override {
+    stream_->sink().write(source, byteCount);
+  }
+  void flush() override { stream_->sink().flush(); }
+  Timeout& timeout() override { return stream_->sink().timeout(); }
+  void close() override { stream_->sink().close(); }
+
+ private:
+  std::shared_ptr<Http2Stream> stream_;
+};
+
+class StreamBodySource final : public Source {
+ public:
+  explicit StreamBodySource(std::shared_ptr<Http2Stream> stream) : stream_(std::move(stream)) {}
+  int64_t read(Buffer& sink, int64_t byteCount) override {
+    return stream_->source().read(sink, byteCount);
+  }
+  Timeout& timeout() override { return stream_->source().timeout(); }
+  void close() override { stream_->source().close(); }
+
+ private:
+  std::shared_ptr<Http2Stream> stream_;
+};
+
+}  // namespace
+
+Http2ExchangeCodec::Http2ExchangeCodec(Carrier& carrier, Http2Connection& connection,
+                                       Protocol protocol, std::chrono::milliseconds readTimeout,
+                                       std::chrono::milliseconds writeTimeout)
+    : carrier_(carrier),
+      connection_(connection),
+      protocol_(protocol),
+      readTimeout_(readTimeout),
+      writeTimeout_(writeTimeout) {}
+
+Http2ExchangeCodec::~Http2ExchangeCodec() {
+  std::lock_guard lock(mutex_);
+  if (stream_) stream_->closeLater(ErrorCode::CANCEL);  // Does nothing if the stream is done.
+}
+
+HeaderBlock Http2ExchangeCodec::http2HeadersList(const Request& request) {
+  HeaderBlock result;
+  result.emplace_back(":method", request.method());
+  result.emplace_back(":path", requestPath(request.url()));
+  if (std::optional<std::string> host = request.header("Host")) {
+    result.emplace_back(":authority", *host);
+  }
+  result.emplace_back(":scheme", request.url().scheme());
+  for (const auto& [name, value] : request.headers()) {
+    std::string lower = toLower(name);
+    if (lower.starts_with(':')) continue;
+    // TE is allowed with "trailers" only (RFC 9113 §8.2.2).
+    if (isSkippedHeader(lower) && !(lower == "te" && value == "trailers")) continue;
+    result.emplace_back(std::move(lower), value);
+  }
+  return result;
+}
+
+Http2ExchangeCodec::StatusAndHeaders Http2ExchangeCodec::readHttp2HeadersList(
+    const HeaderBlock& block) {
+  std::optional<int> code;
+  Headers::Builder headers;
+  for (const auto& [name, value] : block) {
+    if (name == ":status") {
+      if (value.size() != 3 ||
+          !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        throw ProtocolException("Unexpected :status header: \"" + value + "\"");
+      }
+      code = std::stoi(value);
+    } else if (!name.starts_with(':') && !isSkippedHeader(name)) {
+      headers.addLenient(name, value);
+    }
+  }
+  if (!code) throw ProtocolException("Expected ':status' header not present");
+  return {*code, headers.build()};
+}
+
+std::shared_ptr<Http2Stream> Http2ExchangeCodec::stream() const {
+  std::lock_guard lock(mutex_);
+  if (!stream_) throw std::logic_error("Http2ExchangeCodec: request headers not written yet");
+  return stream_;
+}
+
+void Http2ExchangeCodec::writeRequestHeaders(const Request& request) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stream_) return;
+    if (canceled_) throw InterruptedIOException("Canceled");
+  }
+  bool hasRequestBody = request.body() && permitsRequestBody(request.method());
+  std::shared_ptr<Http2Stream> stream =
+      connection_.newStream(http2HeadersList(request), hasRequestBody);
+  stream->readTimeout().timeout(readTimeout_);
+  stream->writeTimeout().timeout(writeTimeout_);
+  std::lock_guard lock(mutex_);
+  stream_ = stream;
+  // A cancel() that came while the stream opened found nothing to reset.
+  if (canceled_) {
+    stream_->closeLater(ErrorCode::CANCEL);
+    throw InterruptedIOException("Canceled");
+  }
+}
+
+std::unique_ptr<Sink> Http2ExchangeCodec::createRequestBody(const Request&, int64_t) {
+  return std::make_unique<StreamBodySink>(stream());
+}
+
+void Http2ExchangeCodec::flushRequest() { stream()->sink().flush(); }
+
+void Http2ExchangeCodec::finishRequest() { stream()->sink().close(); }
+
+std::optional<Response::Builder> Http2ExchangeCodec::readResponseHeaders(bool expectContinue) {
+  std::shared_ptr<Http2Stream> s = stream();
+  while (true) {
+    StatusAndHeaders response = readHttp2HeadersList(s->takeHeaders());
+    if (expectContinue && response.code == 100) return std::nullopt;
+    if (expectContinue && isInformational(response.code)) continue;  // Wait for 100 or final.
+    Response::Builder result;
+    result.protocol(protocol_).code(response.code).message("").headers(response.headers);
+    return result;
+  }
+}
+
+int64_t Http2ExchangeCodec::reportedContentLength(const Response& response) {
+  if (!promisesBody(response)) return 0;
+  return contentLength(response.headers());
+}
+
+std::unique_ptr<Source> Http2ExchangeCodec::openResponseBodySource(const Response&) {
+  return std::make_unique<StreamBodySource>(stream());
+}
+
+Headers Http2ExchangeCodec::trailers() {
+  Headers::Builder builder;
+  for (const auto& [name, value] : stream()->trailers()) {
+    if (!name.starts_with(':')) builder.addLenient(name, value);
+  }
+  return builder.build();
+}
+
+bool Http2ExchangeCodec::isResponseComplete() const {
+  std::lock_guard lock(mutex_);
+  return stream_ && stream_->isSourceExhausted();
+}
+
+void Http2ExchangeCodec::cancel() {
+  std::shared_ptr<Http2Stream> stream;
+  {
+    std::lock_guard lock(mutex_);
+    canceled_ = true;
+    stream = stream_;
+  }
+  if (stream) stream->closeLater(ErrorCode::CANCEL);
+}
+
+}  // namespace tern::internal

@@ -1,0 +1,75 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+
+#include "connection/exchange_codec.h"
+#include "http2/http2_connection.h"
+#include "http2/http2_stream.h"
+#include "tern/protocol.h"
+
+namespace tern::internal {
+
+// The HTTP/2 exchange codec, as OkHttp's Http2ExchangeCodec: one request and its response on one
+// stream of a shared Http2Connection (RFC 9113 §8).
+//
+// The request goes out as :method, :scheme, :authority (from the Host header) and :path, then
+// the other headers in lower case, without the connection-specific ones HTTP/2 forbids
+// (Connection, Keep-Alive, Proxy-Connection, Transfer-Encoding, Upgrade, Host, and TE unless it
+// is "trailers"; RFC 9113 §8.2.2). Responses have no reason phrase (message() is empty).
+//
+// Failures of the stream (a reset, a timeout) leave the connection to the other streams: the
+// codec tells the carrier noNewExchanges() only through the connection's own shutdown. Not
+// thread-safe, except cancel().
+class Http2ExchangeCodec final : public ExchangeCodec {
+ public:
+  // `connection` carries the stream; `protocol` is what responses report (HTTP_2, or
+  // H2_PRIOR_KNOWLEDGE for cleartext). Timeouts apply to each read and write of the stream (zero:
+  // none).
+  Http2ExchangeCodec(Carrier& carrier, Http2Connection& connection, Protocol protocol,
+                     std::chrono::milliseconds readTimeout, std::chrono::milliseconds writeTimeout);
+  // Resets the stream (CANCEL) if either half is still open.
+  ~Http2ExchangeCodec() override;
+  Http2ExchangeCodec(const Http2ExchangeCodec&) = delete;
+  Http2ExchangeCodec& operator=(const Http2ExchangeCodec&) = delete;
+
+  Carrier& carrier() override { return carrier_; }
+  std::unique_ptr<Sink> createRequestBody(const Request& request, int64_t contentLength) override;
+  void writeRequestHeaders(const Request& request) override;
+  void flushRequest() override;
+  void finishRequest() override;
+  std::optional<Response::Builder> readResponseHeaders(bool expectContinue) override;
+  int64_t reportedContentLength(const Response& response) override;
+  std::unique_ptr<Source> openResponseBodySource(const Response& response) override;
+  Headers trailers() override;
+  bool isResponseComplete() const override;
+  void cancel() override;
+
+  // The request's header block: pseudo-headers, then the allowed headers in lower case.
+  static HeaderBlock http2HeadersList(const Request& request);
+
+  // A response's code (from :status) and headers (without pseudo-headers and connection-specific
+  // fields). Throws ProtocolException without a valid :status.
+  struct StatusAndHeaders {
+    int code;
+    Headers headers;
+  };
+  static StatusAndHeaders readHttp2HeadersList(const HeaderBlock& block);
+
+ private:
+  std::shared_ptr<Http2Stream> stream() const;  // Throws std::logic_error before the headers.
+
+  Carrier& carrier_;
+  Http2Connection& connection_;
+  const Protocol protocol_;
+  const std::chrono::milliseconds readTimeout_;
+  const std::chrono::milliseconds writeTimeout_;
+
+  mutable std::mutex mutex_;  // Guards stream_ and canceled_ against cancel().
+  std::shared_ptr<Http2Stream> stream_;
+  bool canceled_ = false;
+};
+
+}  // namespace tern::internal

@@ -1,0 +1,260 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "http2/http2_stream.h"
+
+#include <algorithm>
+#include <span>
+#include <stdexcept>
+
+#include "http2/http2_connection.h"
+
+namespace tern::internal {
+
+Http2Stream::Http2Stream(Http2Connection& connection, int32_t id, bool hasRequestBody)
+    : connection_(connection), id_(id), sendClosed_(!hasRequestBody) {}
+
+HeaderBlock Http2Stream::takeHeaders() {
+  std::unique_lock lock(connection_.mutex_);
+  while (headerBlocks_.empty()) {
+    if (failure_) std::rethrow_exception(copyOf(failure_));
+    waitLocked(lock, readTimeout_, true);
+  }
+  HeaderBlock result = std::move(headerBlocks_.front());
+  headerBlocks_.pop_front();
+  return result;
+}
+
+HeaderBlock Http2Stream::trailers() {
+  std::lock_guard lock(connection_.mutex_);
+  if (!sourceExhausted_) {
+    throw std::logic_error("Http2Stream: trailers before the response body was read to its end");
+  }
+  return trailers_ ? *trailers_ : HeaderBlock();
+}
+
+bool Http2Stream::isSourceExhausted() {
+  std::lock_guard lock(connection_.mutex_);
+  return sourceExhausted_;
+}
+
+void Http2Stream::closeLater(ErrorCode code) {
+  {
+    std::lock_guard lock(connection_.mutex_);
+    if (closedInSession_ || (finished_ && sendClosed_)) return;  // Nothing left to stop.
+    if (code == ErrorCode::CANCEL) {
+      if (canceled_) return;
+      canceled_ = true;
+      // A local cancel wins over any other failure: the caller asked for it.
+      failure_ = std::make_exception_ptr(InterruptedIOException("Canceled"));
+    } else if (!failure_) {
+      failure_ = std::make_exception_ptr(streamResetException(static_cast<uint32_t>(code)));
+    }
+    connection_.resetStreamLocked(*this, static_cast<uint32_t>(code));
+    changed_.notify_all();
+  }
+  connection_.flushLater();
+}
+
+void Http2Stream::waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeout,
+                             bool forReading) {
+  try {
+    timeout.waitUntilNotified(changed_, lock);
+  } catch (const SocketTimeoutException&) {
+    // As OkHttp: the stream is abandoned (RST_STREAM CANCEL), and after a read timeout the
+    // connection pings itself, since a silent peer may mean a dead connection.
+    if (!failure_) {
+      failure_ =
+          std::make_exception_ptr(streamResetException(static_cast<uint32_t>(ErrorCode::CANCEL)));
+    }
+    connection_.resetStreamLocked(*this, static_cast<uint32_t>(ErrorCode::CANCEL));
+    if (forReading) connection_.sendDegradedPingLocked();
+    lock.unlock();
+    connection_.flushLater();
+    throw;
+  }
+}
+
+// Reader side ---------------------------------------------------------------------------------
+
+void Http2Stream::signalLocked() {
+  if (!connection_.deferWakeups_) {
+    changed_.notify_all();
+  } else if (!wakeupPending_) {
+    wakeupPending_ = true;
+    connection_.wakeups_.push_back(shared_from_this());
+  }
+}
+
+void Http2Stream::beginHeadersLocked() {
+  headersInProgress_.clear();
+  headerListSize_ = 0;
+}
+
+bool Http2Stream::addHeaderLocked(std::string name, std::string value) {
+  if (headersTooLarge_) return false;
+  headerListSize_ += static_cast<int64_t>(name.size() + value.size()) + 32;
+  if (headerListSize_ > Http2Connection::kMaxHeaderListSize) {
+    headersTooLarge_ = true;
+    headersInProgress_.clear();
+    failLocked(std::make_exception_ptr(ProtocolException(
+        "HTTP/2 header list from " + connection_.peerName() + " on stream " + std::to_string(id_) +
+        " exceeds " + std::to_string(Http2Connection::kMaxHeaderListSize) + " bytes")));
+    return false;
+  }
+  headersInProgress_.emplace_back(std::move(name), std::move(value));
+  return true;
+}
+
+void Http2Stream::endHeadersLocked(bool endStream) {
+  if (headersTooLarge_) return;
+  if (finalHeadersReceived_) {
+    trailers_ = std::move(headersInProgress_);  // RFC 9113 §8.1: a trailer section ends the stream.
+  } else {
+    bool interim = false;
+    for (const auto& [name, value] : headersInProgress_) {
+      if (name == ":status") interim = value.size() == 3 && value[0] == '1';
+    }
+    finalHeadersReceived_ = !interim;
+    headerBlocks_.push_back(std::move(headersInProgress_));
+  }
+  headersInProgress_.clear();
+  if (endStream) finished_ = true;
+  signalLocked();
+}
+
+void Http2Stream::receiveDataLocked(const uint8_t* data, size_t length) {
+  if (sourceClosed_ || canceled_) return;  // Nobody will read it; the stream is being reset.
+  readBuffer_.write(data, length);
+  signalLocked();
+}
+
+void Http2Stream::receiveEndStreamLocked() {
+  finished_ = true;
+  signalLocked();
+}
+
+void Http2Stream::closedLocked(uint32_t errorCode) {
+  closedInSession_ = true;
+  sendBuffer_.clear();
+  if (!finished_ || errorCode != 0 || !sendClosed_) {
+    // Reset by either side (RFC 9113 §6.4), refused by GOAWAY (nghttp2 reports REFUSED_STREAM
+    // for streams above the last stream id), or closed before the response ended.
+    failLocked(std::make_exception_ptr(streamResetException(errorCode)));
+  }
+  signalLocked();
+}
+
+void Http2Stream::failLocked(std::exception_ptr e) {
+  if (!failure_) failure_ = copyOf(e);  // This stream's own copy (see copyOf()).
+  signalLocked();
+}
+
+int64_t Http2Stream::readRequestBodyLocked(uint8_t* out, size_t length, bool& eof) {
+  if (sendBuffer_.size() == 0) {
+    if (sendClosed_) {
+      eof = true;
+      return 0;
+    }
+    sendDeferred_ = true;
+    return -1;
+  }
+  size_t count = std::min(length, static_cast<size_t>(sendBuffer_.size()));
+  sendBuffer_.readFully(std::span<std::byte>(reinterpret_cast<std::byte*>(out), count));
+  eof = sendBuffer_.size() == 0 && sendClosed_;
+  changed_.notify_all();  // Room for a blocked writer.
+  return static_cast<int64_t>(count);
+}
+
+// Source ---------------------------------------------------------------------------------------
+
+int64_t Http2Stream::StreamSource::read(Buffer& sink, int64_t byteCount) {
+  if (byteCount < 0) {
+    throw std::invalid_argument("read: byteCount < 0: " + std::to_string(byteCount));
+  }
+  Http2Stream& s = stream_;
+  std::unique_lock lock(s.connection_.mutex_);
+  if (s.sourceClosed_) throw std::logic_error("Http2Stream: source closed");
+  while (true) {
+    if (s.canceled_) std::rethrow_exception(copyOf(s.failure_));
+    if (s.readBuffer_.size() > 0) {
+      int64_t count = std::min(byteCount, s.readBuffer_.size());
+      sink.write(s.readBuffer_, count);
+      // What the application read frees the stream's window (the connection's was freed on
+      // arrival); nghttp2 sends WINDOW_UPDATE once half of it is consumed.
+      bool update = s.connection_.consumeLocked(s, count);
+      lock.unlock();
+      if (update) s.connection_.flushLater();
+      return count;
+    }
+    if (s.finished_) {
+      s.sourceExhausted_ = true;
+      return -1;
+    }
+    if (s.failure_) std::rethrow_exception(copyOf(s.failure_));
+    s.waitLocked(lock, s.readTimeout_, true);
+  }
+}
+
+void Http2Stream::StreamSource::close() {
+  Http2Stream& s = stream_;
+  {
+    std::lock_guard lock(s.connection_.mutex_);
+    if (s.sourceClosed_) return;
+    s.sourceClosed_ = true;
+    s.readBuffer_.clear();
+    // Abandoning the response: tell the peer to stop sending it (OkHttp's
+    // cancelStreamIfNecessary). A duplex request still being written keeps the stream open.
+    if (s.finished_ || s.closedInSession_ || !s.sendClosed_) return;
+    if (!s.failure_) s.failure_ = std::make_exception_ptr(streamResetException(8));
+    s.connection_.resetStreamLocked(s, static_cast<uint32_t>(ErrorCode::CANCEL));
+    s.changed_.notify_all();
+  }
+  s.connection_.flushLater();
+}
+
+// Sink -----------------------------------------------------------------------------------------
+
+void Http2Stream::StreamSink::write(Buffer& source, int64_t byteCount) {
+  if (byteCount < 0 || byteCount > source.size()) {
+    throw std::invalid_argument("write: byteCount " + std::to_string(byteCount) + " out of range");
+  }
+  Http2Stream& s = stream_;
+  while (byteCount > 0) {
+    {
+      std::unique_lock lock(s.connection_.mutex_);
+      while (true) {
+        if (s.sendClosed_) throw std::logic_error("Http2Stream: sink closed");
+        if (s.failure_) std::rethrow_exception(copyOf(s.failure_));
+        if (s.sendBuffer_.size() < kMaxBufferedRequestBytes) break;
+        s.waitLocked(lock, s.writeTimeout_, false);
+      }
+      int64_t count = std::min(byteCount, kMaxBufferedRequestBytes - s.sendBuffer_.size());
+      s.sendBuffer_.write(source, count);
+      byteCount -= count;
+      s.connection_.resumeDataLocked(s);
+    }
+    s.connection_.flush();
+  }
+}
+
+void Http2Stream::StreamSink::flush() {
+  {
+    std::lock_guard lock(stream_.connection_.mutex_);
+    if (stream_.failure_) std::rethrow_exception(copyOf(stream_.failure_));
+  }
+  stream_.connection_.flush();
+}
+
+void Http2Stream::StreamSink::close() {
+  Http2Stream& s = stream_;
+  {
+    std::lock_guard lock(s.connection_.mutex_);
+    if (s.sendClosed_) return;
+    s.sendClosed_ = true;
+    if (s.closedInSession_) return;  // Reset already; nothing more to send.
+    if (s.failure_ && s.canceled_) std::rethrow_exception(copyOf(s.failure_));
+    s.connection_.resumeDataLocked(s);
+  }
+  s.connection_.flush();
+}
+
+}  // namespace tern::internal
