@@ -7,13 +7,19 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "support/call_fakes.h"
 #include "support/nginx.h"
 #include "support/openssl_server.h"
 #include "support/tls_certificates.h"
+#include "tern/callback.h"
 #include "tern/client.h"
+#include "tern/dispatcher.h"
 #include "tern/exceptions.h"
 
 namespace tern::testing {
@@ -55,11 +61,12 @@ class NginxTlsTest : public ::testing::Test {
   }
 
   // Starts nginx with TLS `protocols` and `extra` server directives. (Debian's nginx leaves
-  // TLS 1.3 out by default.)
-  void start(const std::string& extra = "", const std::string& protocols = "TLSv1.2 TLSv1.3") {
+  // TLS 1.3 out by default.) `listen` adds "http2" for h2 by ALPN.
+  void start(const std::string& extra = "", const std::string& protocols = "TLSv1.2 TLSv1.3",
+             const std::string& listen = "ssl") {
     const std::string dir = nginx_.directory().string();
     NginxConfig config;
-    config.listenParameters = "ssl";
+    config.listenParameters = listen;
     config.serverDirectives = "ssl_certificate " + dir + "/server.pem;\n" + "ssl_certificate_key " +
                               dir + "/server.key;\n" +
                               // Tells the client whether its session was resumed: "r" or ".".
@@ -91,6 +98,52 @@ TEST_F(NginxTlsTest, FetchesOverTls13AndReusesTheConnection) {
   std::vector<std::string> log = nginx_.accessLogLines(2);
   ASSERT_EQ(log.size(), 2u);
   EXPECT_EQ(log[0].substr(0, log[0].find(' ')), log[1].substr(0, log[1].find(' ')));
+}
+
+TEST_F(NginxTlsTest, NegotiatesHttp2ByAlpnAndMultiplexesCallsOnOneConnection) {
+  start("", "TLSv1.2 TLSv1.3", "ssl http2");
+  auto dispatcher = std::make_shared<Dispatcher>();
+  dispatcher->setMaxRequestsPerHost(20);
+  Client client = clientTrusting(certificates_).dispatcher(dispatcher).build();
+  constexpr int kCalls = 20;
+  std::mutex mutex;
+  std::condition_variable done;
+  std::vector<std::string> outcomes;
+  for (int i = 0; i < kCalls; ++i) {
+    client.newCall(Request::Builder().url(url("/hello.txt")).build())
+        ->enqueue(
+            [&](Call&, Response response) {
+              std::string outcome =
+                  std::string(toString(response.protocol())) + " " + response.body()->string();
+              std::lock_guard lock(mutex);
+              outcomes.push_back(outcome);
+              done.notify_all();
+            },
+            [&](Call&, const IOException& e) {
+              std::lock_guard lock(mutex);
+              outcomes.push_back(std::string("failed: ") + e.what());
+              done.notify_all();
+            });
+  }
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(done.wait_for(lock, 20s, [&] { return outcomes.size() == kCalls; }));
+  }
+  for (const std::string& outcome : outcomes) EXPECT_EQ(outcome, "h2 Hello over TLS!\n");
+  // Calls that started together waited for the first connection and share it.
+  std::vector<std::string> log = nginx_.accessLogLines(kCalls);
+  ASSERT_EQ(log.size(), static_cast<size_t>(kCalls));
+  for (const std::string& line : log) {
+    EXPECT_EQ(line.substr(0, line.find(' ')), log[0].substr(0, log[0].find(' '))) << line;
+    EXPECT_THAT(line, HasSubstr("HTTP/2.0\" 200"));
+  }
+  EXPECT_EQ(client.connectionPool()->connectionCount(), 1);
+
+  // A client that offers only http/1.1 gets it from the same server.
+  Client http11 = clientTrusting(certificates_).protocols({Protocol::HTTP_1_1}).build();
+  Response response = http11.newCall(Request::Builder().url(url("/hello.txt")).build())->execute();
+  EXPECT_EQ(response.protocol(), Protocol::HTTP_1_1);
+  EXPECT_EQ(response.body()->string(), "Hello over TLS!\n");
 }
 
 TEST_F(NginxTlsTest, NewConnectionResumesTheSession) {
