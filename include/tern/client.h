@@ -12,6 +12,7 @@
 #include "tern/cookie_jar.h"
 #include "tern/dispatcher.h"
 #include "tern/dns.h"
+#include "tern/event_listener.h"
 #include "tern/interceptor.h"
 #include "tern/protocol.h"
 #include "tern/request.h"
@@ -67,6 +68,7 @@ class Client {
   const std::shared_ptr<Authenticator>& proxyAuthenticator() const noexcept;
   const std::shared_ptr<CookieJar>& cookieJar() const noexcept;
   const std::vector<Protocol>& protocols() const noexcept;
+  const std::shared_ptr<EventListener::Factory>& eventListenerFactory() const noexcept;
 
   // The routes that failed recently, tried last next time (internal; shared like the pool).
   internal::RouteDatabase& routeDatabase() const noexcept;
@@ -79,10 +81,10 @@ class Client {
 
 // Configures a Client. Defaults: 10 s connect, read and write timeouts; no call timeout;
 // redirects followed (also between http and https); retries on connection failure; no
-// interceptors; the system DNS; no authenticators; no cookies; HTTP/2 and HTTP/1.1 (HTTP/2 is
-// used once TLS and ALPN offer it; until then every connection speaks HTTP/1.1); a new
-// dispatcher and connection pool (made by Builder(), so every client it builds shares them).
-// Setters return *this for chaining.
+// interceptors; the system DNS; no authenticators; no cookies; no event listener; HTTP/2 and
+// HTTP/1.1 (HTTP/2 is used once TLS and ALPN offer it; until then every connection speaks
+// HTTP/1.1); a new dispatcher and connection pool (made by Builder(), so every client it builds
+// shares them). Setters return *this for chaining.
 class Client::Builder {
  public:
   Builder();
@@ -133,6 +135,13 @@ class Client::Builder {
   // Stores cookies between calls (CookieJar::noCookies() by default).
   Builder& cookieJar(std::shared_ptr<CookieJar> cookieJar);
 
+  // Hears every call's events (see EventListener): `eventListener` is shared by every call, so
+  // it must be thread-safe; a factory makes one listener per call. Each replaces the other.
+  // Throw std::invalid_argument if given null or an empty function.
+  Builder& eventListener(std::shared_ptr<EventListener> eventListener);
+  Builder& eventListenerFactory(std::shared_ptr<EventListener::Factory> eventListenerFactory);
+  Builder& eventListenerFactory(std::function<std::shared_ptr<EventListener>(Call& call)> create);
+
   // The protocols to offer, in order of preference. Must include HTTP_1_1 (or be exactly
   // {H2_PRIOR_KNOWLEDGE}, which needs HTTP/2 and is refused until it lands); must not include
   // HTTP_1_0; duplicates are dropped. Throws std::invalid_argument naming the problem.
@@ -160,7 +169,8 @@ class Client::Builder {
   std::shared_ptr<Authenticator> proxyAuthenticator_;
   std::shared_ptr<CookieJar> cookieJar_;
   std::vector<Protocol> protocols_;
-  std::shared_ptr<internal::RouteDatabase> routeDatabase_;  // Shared by newBuilder() clients.
+  std::shared_ptr<EventListener::Factory> eventListenerFactory_;  // none() as a factory.
+  std::shared_ptr<internal::RouteDatabase> routeDatabase_;        // Shared by newBuilder() clients.
 };
 
 }  // namespace tern

@@ -18,6 +18,7 @@
 #include "tern/cookie_jar.h"
 #include "tern/dispatcher.h"
 #include "tern/dns.h"
+#include "tern/event_listener.h"
 #include "tern/exceptions.h"
 #include "tern/file_streams.h"
 #include "tern/form_body.h"

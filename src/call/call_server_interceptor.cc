@@ -38,6 +38,7 @@ Response CallServerInterceptor::intercept(Chain& chain) {
 
   std::optional<Response::Builder> responseBuilder;
   std::exception_ptr sendRequestException;
+  bool reportHeadersStart = true;  // responseHeadersStart goes out once, with the first headers.
   try {
     exchange.writeRequestHeaders(request);
     if (permitsRequestBody(request.method()) && requestBody) {
@@ -47,6 +48,8 @@ Response CallServerInterceptor::intercept(Chain& chain) {
         // Wait for "100 Continue" before sending the body; any other answer is final.
         exchange.flushRequest();
         responseBuilder = exchange.readResponseHeaders(true);
+        exchange.responseHeadersStart();
+        reportHeadersStart = false;
       }
       if (!responseBuilder) {
         std::unique_ptr<BufferedSink> sink = buffer(exchange.createRequestBody(request));
@@ -76,6 +79,8 @@ Response CallServerInterceptor::intercept(Chain& chain) {
   try {
     if (!responseBuilder) {
       responseBuilder = exchange.readResponseHeaders(false);
+      if (reportHeadersStart) exchange.responseHeadersStart();
+      reportHeadersStart = false;
     }
     Response response = std::move(*responseBuilder)
                             .request(request)
@@ -91,6 +96,8 @@ Response CallServerInterceptor::intercept(Chain& chain) {
                      .receivedResponseAtMillis(currentTimeMillis())
                      .build();
     }
+
+    exchange.responseHeadersEnd(response);
 
     ResponseBody body = exchange.openResponseBody(response);
     response = std::move(response).newBuilder().body(std::move(body)).build();

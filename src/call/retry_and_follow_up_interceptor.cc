@@ -100,6 +100,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
           std::rethrow_exception(connectFailure);
         } catch (const IOException& ioException) {
           recovered = recover(ioException, call, request, false);
+          call.event([&](EventListener& l) { l.retryDecision(call, ioException, recovered); });
         }
         if (!recovered) std::rethrow_exception(connectFailure);
         newExchangeFinder = false;
@@ -107,7 +108,9 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
         continue;
       } catch (const IOException& e) {
         // The request may have been (partly) sent.
-        if (!recover(e, call, request, true)) throw;
+        bool recovered = recover(e, call, request, true);
+        call.event([&](EventListener& l) { l.retryDecision(call, e, recovered); });
+        if (!recovered) throw;
         newExchangeFinder = false;
         call.exitNetworkInterceptorExchange(true);
         continue;
@@ -126,6 +129,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
       std::shared_ptr<Exchange> exchange = call.interceptorScopedExchange();
       std::optional<Request> followUp = followUpRequest(*response, exchange.get());
       if (!followUp || (followUp->body() && followUp->body()->isOneShot())) {
+        call.event([&](EventListener& l) { l.followUpDecision(call, *response, nullptr); });
         closeActiveExchange = false;
         call.exitNetworkInterceptorExchange(false);
         return std::move(*response);
@@ -134,8 +138,10 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
       if (ResponseBody* body = response->body()) body->close();
 
       if (++followUpCount > kMaxFollowUps) {
+        call.event([&](EventListener& l) { l.followUpDecision(call, *response, nullptr); });
         throw ProtocolException("Too many follow-up requests: " + std::to_string(followUpCount));
       }
+      call.event([&](EventListener& l) { l.followUpDecision(call, *response, &*followUp); });
 
       request = std::move(*followUp);
       priorResponse = std::move(response);

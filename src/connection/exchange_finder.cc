@@ -54,6 +54,7 @@ void ExchangeFinder::releaseCallConnection() {
   if (std::shared_ptr<RealConnection> toClose = pool_.release(connection, call_)) {
     toClose->closeSocket();
   }
+  call_.event([&](EventListener& listener) { listener.connectionReleased(call_, *connection); });
 }
 
 std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
@@ -75,14 +76,19 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   }
 
   // An idle pooled connection.
-  if (auto pooled = pool_.callAcquirePooledConnection(address_, call_)) return pooled;
+  if (auto pooled = pool_.callAcquirePooledConnection(address_, call_)) {
+    call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *pooled); });
+    return pooled;
+  }
 
   // A new connection, over the next route.
   std::optional<Route> route;
   if (routeSelection_ && routeSelection_->hasNext()) {
     route = routeSelection_->next();
   } else {
-    if (!routeSelector_) routeSelector_.emplace(address_, call_.client().routeDatabase());
+    if (!routeSelector_) {
+      routeSelector_.emplace(address_, call_.client().routeDatabase(), &call_);
+    }
     routeSelection_ = routeSelector_->next();  // Blocks on DNS the first time.
     if (call_.isCanceled()) throw InterruptedIOException("Canceled");
     if (!routeSelection_->hasNext()) {
@@ -92,16 +98,28 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   }
 
   auto newConnection = std::make_shared<RealConnection>(pool_, *route);
+  const InetSocketAddress& socketAddress = route->socketAddress();
   call_.setConnectionToCancel(newConnection);
+  call_.event([&](EventListener& listener) { listener.connectStart(call_, socketAddress); });
   try {
-    newConnection->connect(connectTimeout);
+    newConnection->connect(connectTimeout, call_);
+  } catch (const IOException& e) {
+    call_.setConnectionToCancel(nullptr);
+    call_.event([&](EventListener& listener) {
+      listener.connectFailed(call_, socketAddress, std::nullopt, e);
+    });
+    throw;
   } catch (...) {
     call_.setConnectionToCancel(nullptr);
     throw;
   }
   call_.setConnectionToCancel(nullptr);
+  call_.event([&](EventListener& listener) {
+    listener.connectEnd(call_, socketAddress, newConnection->protocol());
+  });
   call_.client().routeDatabase().connected(newConnection->route());
   pool_.put(newConnection, call_);
+  call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *newConnection); });
   return newConnection;
 }
 

@@ -19,7 +19,11 @@ RealConnection::RealConnection(RealConnectionPool& pool, Route route)
 
 RealConnection::~RealConnection() = default;
 
-void RealConnection::connect(std::chrono::milliseconds connectTimeout) {
+void RealConnection::connect(std::chrono::milliseconds connectTimeout, RealCall& /*call*/) {
+  // TLS goes here, after the TCP connect: report
+  //   call.event([&](EventListener& l) { l.secureConnectStart(call); });
+  // before the handshake, and secureConnectEnd(call, &handshake) after it succeeds (a failed
+  // handshake throws; ExchangeFinder then reports connectFailed).
   if (route_.address().url().isHttps()) {
     throw IOException("Cannot connect to " + route_.address().url().toString() +
                       ": https needs TLS, which this version of tern does not have yet");

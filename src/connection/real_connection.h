@@ -38,10 +38,12 @@ class RealConnection final : public Connection, public ExchangeCodec::Carrier {
   RealConnection(const RealConnection&) = delete;
   RealConnection& operator=(const RealConnection&) = delete;
 
-  // Opens the TCP connection within `connectTimeout` (zero: no limit). Throws
-  // ConnectException, SocketTimeoutException, InterruptedIOException("Canceled") after cancel(),
-  // and IOException for an https address (TLS is not implemented yet).
-  void connect(std::chrono::milliseconds connectTimeout);
+  // Opens the TCP connection within `connectTimeout` (zero: no limit), for `call`, which hears
+  // the events of the steps inside a connect (secureConnectStart/End around a TLS handshake);
+  // the caller reports connectStart/End/Failed around it. Throws ConnectException,
+  // SocketTimeoutException, InterruptedIOException("Canceled") after cancel(), and IOException
+  // for an https address (TLS is not implemented yet).
+  void connect(std::chrono::milliseconds connectTimeout, RealCall& call);
 
   // A codec for the next exchange, with the socket's read and write timeouts set (zero: none).
   std::unique_ptr<ExchangeCodec> newCodec(std::chrono::milliseconds readTimeout,
