@@ -87,10 +87,12 @@ void RealCall::enqueue(std::shared_ptr<Callback> callback) {
 void RealCall::callStart() {
   std::unique_lock<std::recursive_mutex> events = lockEvents();
   if (!events) return;
+  // A cancel() that came before the call started is reported now, so callStart stays first.
+  // (One that comes during callStart, from its listener, is reported by cancel() itself.)
+  bool canceledBefore = isCanceled();
   callStartReported_ = true;
   event([&](EventListener& listener) { listener.callStart(*this); });
-  // A cancel() that came before the call started is reported now, so callStart stays first.
-  if (isCanceled()) event([&](EventListener& listener) { listener.canceled(*this); });
+  if (canceledBefore) event([&](EventListener& listener) { listener.canceled(*this); });
 }
 
 void RealCall::cancel() noexcept {
