@@ -103,10 +103,9 @@ TEST_F(EventListenerFailureTest, DisconnectDuringTheRequestBodyIsARequestFailure
       Request::Builder().url(server.url("/")).post(RequestBody::create(big)).build());
   failure(call);
   EXPECT_EQ(listener()->count("requestBodyStart"), 1);
-  EXPECT_EQ(listener()->count("requestBodyEnd") + listener()->count("requestFailed") +
-                listener()->count("responseFailed"),
-            listener()->count("requestBodyEnd") == 1 ? 2 : 1)
-      << "the body either failed to go out, or went out and the response failed";
+  // Writing the body fails (requestFailed), or the body went out before the server's close was
+  // seen and reading the response fails (responseFailed); often both.
+  EXPECT_GE(listener()->count("requestFailed") + listener()->count("responseFailed"), 1);
   EXPECT_EQ(names().back(), "callFailed");
 }
 
