@@ -134,15 +134,21 @@ bool Http1Connection::processOneRequest() {
     throw ProtocolException("MockWebServer: unexpected data after a NoResponse request");
   }
 
+  // The request is read: shut the input before the response goes out, so no next request on the
+  // connection can arrive before the shutdown (the client sends it only after the response).
+  if (policy.is<SocketPolicy::ShutdownInputAtEnd>()) socket_.shutdownInput();
+
   if (!writeResponse(response)) return false;
 
   // See SocketPolicy's note on the races these policies cause with a client's next request.
+  // A shut input reads as end of stream (as Java's does), so the connection ends here. Linux
+  // would still hand over bytes that arrived before the shutdown: never read them.
   if (policy.is<SocketPolicy::DisconnectAtEnd>() ||
-      policy.is<SocketPolicy::DoNotReadRequestBody>() || bodyUnread) {
+      policy.is<SocketPolicy::DoNotReadRequestBody>() ||
+      policy.is<SocketPolicy::ShutdownInputAtEnd>() || bodyUnread) {
     socket_.close();
     return false;
   }
-  if (policy.is<SocketPolicy::ShutdownInputAtEnd>()) socket_.shutdownInput();
   if (policy.is<SocketPolicy::ShutdownOutputAtEnd>()) socket_.shutdownOutput();
   if (policy.is<SocketPolicy::ShutdownServerAfterResponse>()) {
     server_.beginShutdown();

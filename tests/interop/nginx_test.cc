@@ -2,208 +2,62 @@
 // Interop against a real nginx started on loopback by the test: static files, keep-alive reuse
 // (checked in nginx's own access log), gzip, redirects, HEAD, ranges. Skipped, saying why, where
 // nginx is not installed.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
+#include <condition_variable>
+#include <mutex>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "support/nginx.h"
 #include "tern/client.h"
-
-extern char** environ;
 
 namespace tern::testing {
 namespace {
 
-namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::string findNginx() {
-  for (const char* candidate : {"/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"}) {
-    if (::access(candidate, X_OK) == 0) return candidate;
-  }
-  return "";
-}
-
-// A port that was free a moment ago.
-int freePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof(address);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&address), length);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
-
-bool accepting(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
-  ::close(fd);
-  return ok;
-}
-
-void writeFile(const fs::path& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary);
-  out << content;
-}
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
-// One nginx process (no master, no daemon) serving dir_/www on 127.0.0.1:port_.
+// One nginx serving static files on loopback (see support/nginx.h).
 class NginxTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string nginx = findNginx();
-    if (nginx.empty()) GTEST_SKIP() << "nginx is not installed (apt-get install nginx-light)";
-
-    dir_ = fs::temp_directory_path() /
-           ("tern-nginx-" + std::to_string(::getpid()) + "-" + std::to_string(++instances_));
-    fs::create_directories(dir_ / "www");
-    fs::create_directories(dir_ / "logs");
-    writeFile(dir_ / "www" / "hello.txt", "Hello from nginx!\n");
+    if (!Nginx::findBinary()) {
+      GTEST_SKIP() << "nginx is not installed (apt-get install nginx, as scripts/setup.sh does)";
+    }
+    nginx_.writeFile("www/hello.txt", "Hello from nginx!\n");
     for (int i = 0; i < 2000; ++i)
       text_ += "line " + std::to_string(i) + " of a compressible text\n";
-    writeFile(dir_ / "www" / "big.txt", text_);
+    nginx_.writeFile("www/big.txt", text_);
     for (int i = 0; i < (1 << 20); ++i) binary_.push_back(static_cast<char>((i * 7919) & 0xff));
-    writeFile(dir_ / "www" / "blob.bin", binary_);
-
-    port_ = freePort();
-    std::string d = dir_.string();
-    writeFile(dir_ / "nginx.conf",
-              "daemon off;\n"
-              "master_process off;\n"
-              "error_log " +
-                  d +
-                  "/logs/error.log;\n"
-                  "pid " +
-                  d +
-                  "/nginx.pid;\n"
-                  "events { worker_connections 64; }\n"
-                  "http {\n"
-                  "  types { text/plain txt; application/octet-stream bin; }\n"
-                  "  log_format reuse '$connection $connection_requests $request_method $uri';\n"
-                  "  access_log " +
-                  d +
-                  "/logs/access.log reuse;\n"
-                  "  client_body_temp_path " +
-                  d +
-                  "/body;\n"
-                  "  proxy_temp_path " +
-                  d +
-                  "/proxy;\n"
-                  "  fastcgi_temp_path " +
-                  d +
-                  "/fastcgi;\n"
-                  "  uwsgi_temp_path " +
-                  d +
-                  "/uwsgi;\n"
-                  "  scgi_temp_path " +
-                  d +
-                  "/scgi;\n"
-                  "  keepalive_timeout 30s;\n"
-                  "  gzip on;\n"
-                  "  gzip_types text/plain;\n"
-                  "  gzip_min_length 1;\n"
-                  "  server {\n"
-                  "    listen 127.0.0.1:" +
-                  std::to_string(port_) +
-                  ";\n"
-                  "    root " +
-                  d +
-                  "/www;\n"
-                  "    location = /redirect { return 301 /hello.txt; }\n"
-                  "  }\n"
-                  "}\n");
-
-    std::string prefix = d + "/";
-    std::string config = d + "/nginx.conf";
-    std::vector<char*> argv = {nginx.data(),  const_cast<char*>("-p"),
-                               prefix.data(), const_cast<char*>("-c"),
-                               config.data(), nullptr};
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    std::string log = d + "/logs/stderr.log";
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(), O_WRONLY | O_CREAT,
-                                     0644);
-    int spawned = posix_spawn(&pid_, nginx.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ASSERT_EQ(spawned, 0) << "cannot start " << nginx;
-
-    auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (!accepting(port_)) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        FAIL() << "nginx exited at start: " << readFile(log)
-               << readFile(dir_ / "logs" / "error.log");
-      }
-      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "nginx did not start listening";
-      std::this_thread::sleep_for(10ms);
-    }
+    nginx_.writeFile("www/blob.bin", binary_);
+    NginxConfig config;
+    config.serverDirectives = "location = /redirect { return 301 /hello.txt; }";
+    ASSERT_TRUE(nginx_.start(config)) << "nginx did not start:\n" << nginx_.errorLog();
   }
 
-  void TearDown() override {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
-
-  std::string url(const std::string& path) const {
-    return "http://127.0.0.1:" + std::to_string(port_) + path;
-  }
+  std::string url(const std::string& path) const { return nginx_.url(path); }
 
   Response get(const std::string& path) {
     return client_.newCall(Request::Builder().url(url(path)).build())->execute();
   }
 
-  // nginx's access log, one "<connection> <request number on it> <method> <uri>" per request. It
-  // is written when each request ends, so wait for `count` lines.
-  std::vector<std::string> accessLog(size_t count) {
-    std::vector<std::string> lines;
-    auto deadline = std::chrono::steady_clock::now() + 5s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      lines.clear();
-      std::istringstream in(readFile(dir_ / "logs" / "access.log"));
-      for (std::string line; std::getline(in, line);) lines.push_back(line);
-      if (lines.size() >= count) break;
-      std::this_thread::sleep_for(10ms);
-    }
-    return lines;
-  }
+  // nginx's access log: "<connection> <request number on it> "<request line>" <status> ...".
+  std::vector<std::string> accessLog(size_t count) { return nginx_.accessLogLines(count); }
 
   static std::string connectionOf(const std::string& line) {
     return line.substr(0, line.find(' '));
   }
+  // "<request number on the connection> <method> <path>".
+  static std::string requestOf(const std::string& line) {
+    std::istringstream fields(line);
+    std::string connection, number, method, path;
+    fields >> connection >> number >> method >> path;
+    return number + " " + method.substr(1) + " " + path;
+  }
 
-  static inline int instances_ = 0;
-  fs::path dir_;
-  int port_ = 0;
-  pid_t pid_ = -1;
+  Nginx nginx_;
   std::string text_;
   std::string binary_;
   Client client_ = Client::Builder().connectTimeout(5s).readTimeout(5s).writeTimeout(5s).build();
@@ -223,7 +77,7 @@ TEST_F(NginxTest, ReusesTheKeepAliveConnection) {
   ASSERT_EQ(log.size(), 5u);
   for (size_t i = 0; i < log.size(); ++i) {
     EXPECT_EQ(connectionOf(log[i]), connectionOf(log[0])) << log[i];
-    EXPECT_EQ(log[i].substr(log[i].find(' ') + 1), std::to_string(i + 1) + " GET /hello.txt");
+    EXPECT_EQ(requestOf(log[i]), std::to_string(i + 1) + " GET /hello.txt");
   }
   EXPECT_EQ(client_.connectionPool()->connectionCount(), 1);
 }

@@ -21,7 +21,7 @@ namespace tern::mockwebserver {
 // come from the response dispatch() returns.
 //
 // Beware policies that close or half-close a connection after the response (DisconnectAtEnd,
-// ShutdownInputAtEnd, ShutdownOutputAtEnd): the client may finish reading the response and send
+// ShutdownOutputAtEnd): the client may finish reading the response and send
 // its next request on the pooled connection before the server has closed it. Which request then
 // fails is a race; tests that follow such a response with another request should expect that.
 //
@@ -71,8 +71,9 @@ class SocketPolicy {
     uint32_t http2ErrorCode = 0;  // NO_ERROR (RFC 9113 §7).
     bool operator==(const DoNotReadRequestBody&) const = default;
   };
-  // Shut down the server's input (shutdown(SHUT_RD)) after writing the response. The server
-  // then reads end of stream and closes the connection.
+  // Shut down the server's input (shutdown(SHUT_RD)) once the request is read, before the
+  // response is written (so no next request can slip in first). The server then reads end of
+  // stream after the response and closes the connection.
   struct ShutdownInputAtEnd {
     bool operator==(const ShutdownInputAtEnd&) const = default;
   };
