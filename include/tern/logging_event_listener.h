@@ -88,8 +88,7 @@ class LoggingEventListener final : public EventListener {
 // Makes a LoggingEventListener for each call, all logging to one logger.
 class LoggingEventListener::Factory final : public EventListener::Factory {
  public:
-  explicit Factory(
-      HttpLoggingInterceptor::Logger logger = HttpLoggingInterceptor::defaultLogger());
+  explicit Factory(HttpLoggingInterceptor::Logger logger = HttpLoggingInterceptor::defaultLogger());
   std::shared_ptr<EventListener> create(Call& call) override;
 
  private:

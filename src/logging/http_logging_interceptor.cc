@@ -13,10 +13,10 @@
 #include "http1/message_framing.h"
 #include "io/ascii.h"
 #include "io/gzip_source.h"
-#include "tern/exceptions.h"
 #include "logging/probably_utf8.h"
 #include "tern/buffer.h"
 #include "tern/buffered_source.h"
+#include "tern/exceptions.h"
 
 namespace tern {
 namespace {

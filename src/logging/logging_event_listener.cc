@@ -100,8 +100,7 @@ void LoggingEventListener::connectEnd(Call&, const InetSocketAddress&,
 }
 
 void LoggingEventListener::connectFailed(Call&, const InetSocketAddress&,
-                                         std::optional<Protocol> protocol,
-                                         const IOException& ioe) {
+                                         std::optional<Protocol> protocol, const IOException& ioe) {
   logWithTime("connectFailed: " + protocolName(protocol) + " " + describe(ioe));
 }
 
@@ -174,8 +173,8 @@ void LoggingEventListener::retryDecision(Call&, const IOException& exception, bo
 
 void LoggingEventListener::followUpDecision(Call&, const Response& networkResponse,
                                             const Request* nextRequest) {
-  logWithTime("followUpDecision: " + networkResponse.toString() + " nextRequest=" +
-              (nextRequest ? nextRequest->toString() : "null"));
+  logWithTime("followUpDecision: " + networkResponse.toString() +
+              " nextRequest=" + (nextRequest ? nextRequest->toString() : "null"));
 }
 
 LoggingEventListener::Factory::Factory(HttpLoggingInterceptor::Logger logger)

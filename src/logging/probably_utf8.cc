@@ -23,9 +23,11 @@ bool isProbablyUtf8(const Buffer& buffer) {
   int64_t i = 0;
   for (int n = 0; n < kCodePoints && i < size; ++n) {
     auto b0 = static_cast<uint8_t>(buffer.getByte(i));
-    int length = b0 < 0x80 ? 1 : (b0 & 0xE0) == 0xC0 ? 2 : (b0 & 0xF0) == 0xE0 ? 3
-                                                 : (b0 & 0xF8) == 0xF0 ? 4
-                                                                         : 0;
+    int length = b0 < 0x80             ? 1
+                 : (b0 & 0xE0) == 0xC0 ? 2
+                 : (b0 & 0xF0) == 0xE0 ? 3
+                 : (b0 & 0xF8) == 0xF0 ? 4
+                                       : 0;
     if (length == 0) {  // A stray continuation or invalid lead byte: U+FFFD, not a control.
       ++i;
       continue;
