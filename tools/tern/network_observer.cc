@@ -6,29 +6,14 @@
 
 #include "exit_code.h"
 #include "message_text.h"
-#include "tern/exceptions.h"
 
 namespace tern::tool {
 
-NetworkObserver::NetworkObserver(std::ostream* verbose, std::vector<std::string> droppedHeaders,
+NetworkObserver::NetworkObserver(std::vector<std::string> droppedHeaders,
                                  std::optional<int64_t> maxRedirects)
-    : verbose_(verbose), droppedHeaders_(std::move(droppedHeaders)), maxRedirects_(maxRedirects) {}
+    : droppedHeaders_(std::move(droppedHeaders)), maxRedirects_(maxRedirects) {}
 
 void NetworkObserver::begin() { log_ = ExchangeLog(); }
-
-int NetworkObserver::connectionNumber(const Connection& connection, bool& isNew) {
-  std::string local;
-  try {
-    local = connection.localAddress().toString();
-  } catch (const IOException&) {
-    // The socket is already closed; the exchange will fail on it, and identity by object is
-    // all that is left to go on.
-  }
-  auto [it, inserted] = connections_.try_emplace({&connection, std::move(local)},
-                                                 static_cast<int>(connections_.size()));
-  isNew = inserted;
-  return it->second;
-}
 
 Response NetworkObserver::intercept(Chain& chain) {
   Request request = chain.request();
@@ -40,38 +25,10 @@ Response NetworkObserver::intercept(Chain& chain) {
     request = builder.build();
   }
 
-  Connection* connection = chain.connection();
-  if (connection != nullptr) {
-    bool isNew = false;
-    int number = connectionNumber(*connection, isNew);
-    const InetSocketAddress& remote = connection->remoteAddress();
-    log_.remoteIp = remote.address().hostAddress();
-    log_.remotePort = remote.port();
-    if (isNew) {
-      ++log_.newConnections;
-    }
-    if (verbose_ != nullptr) {
-      const std::string& host = request.url().host();
-      if (isNew) {
-        *verbose_ << "* Connected to " << host << " (" << log_.remoteIp << ") port "
-                  << log_.remotePort << " (#" << number << ")\n";
-      } else {
-        *verbose_ << "* Re-using existing connection #" << number << " with host " << host << "\n";
-      }
-    }
-  }
-  if (verbose_ != nullptr) {
-    *verbose_ << prefixLines(requestHead(request), "> ") << std::flush;
-  }
-
   Response response = chain.proceed(request);
 
-  std::string head =
-      responseHead(response.protocol(), response.code(), response.message(), response.headers());
-  if (verbose_ != nullptr) {
-    *verbose_ << prefixLines(head, "< ") << std::flush;
-  }
-  log_.responseHeads.push_back(std::move(head));
+  log_.responseHeads.push_back(
+      responseHead(response.protocol(), response.code(), response.message(), response.headers()));
 
   if (response.isRedirect() && response.header("Location")) {
     if (maxRedirects_ && *maxRedirects_ >= 0 && log_.redirects >= *maxRedirects_) {

@@ -191,6 +191,10 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   CLI::Option* maxTime = app.add_option("-m,--max-time", "Maximum time for each transfer");
   CLI::Option* writeOutOption =
       app.add_option("-w,--write-out", writeOut, "Output FORMAT after each transfer (@file)");
+  app.add_flag("--trace-events", options.traceEvents,
+               "Every call's events on stderr: <ms> <call#> <event> [details]");
+  CLI::Option* waterfall =
+      app.add_option("--waterfall", "Draw the run's calls as a waterfall chart in FILE.svg");
   app.add_flag("-V,--version", options.showVersion, "Show version number and quit");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back.
@@ -244,7 +248,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   }
   for (auto [option, target] :
        {std::pair{method, &options.method}, std::pair{userAgent, &options.userAgent},
-        std::pair{user, &options.user}}) {
+        std::pair{user, &options.user}, std::pair{waterfall, &options.waterfall}}) {
     if (*option) {
       *target = option->as<std::string>();
     }

@@ -17,12 +17,12 @@
 #include "tern/buffered_source.h"
 #include "tern/call.h"
 #include "tern/response.h"
+#include "transfer_timing.h"
+#include "waterfall.h"
 #include "write_out.h"
 
 namespace tern::tool {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // The Client refuses positive timeouts under a millisecond.
 constexpr std::chrono::nanoseconds kShortestTimeout = std::chrono::milliseconds(1);
@@ -34,7 +34,8 @@ std::chrono::nanoseconds seconds(double value) {
   return std::max(duration, kShortestTimeout);
 }
 
-Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer) {
+Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer,
+                  std::shared_ptr<TransferEvents> events) {
   Client::Builder builder;
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
   builder.readTimeout(std::chrono::nanoseconds::zero());
@@ -47,6 +48,7 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
     builder.callTimeout(seconds(*options.maxTime));
   }
   builder.addNetworkInterceptor(std::move(observer));
+  builder.eventListenerFactory(std::move(events));
   return builder.build();
 }
 
@@ -60,9 +62,11 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
     : options_(options),
       out_(out),
       err_(err),
-      observer_(std::make_shared<NetworkObserver>(
-          options.verbose > 0 ? &err : nullptr, droppedClientHeaders(options), options.maxRedirs)),
-      client_(makeClient(options, observer_)) {}
+      observer_(
+          std::make_shared<NetworkObserver>(droppedClientHeaders(options), options.maxRedirs)),
+      events_(std::make_shared<TransferEvents>(options.verbose > 0 ? &err : nullptr,
+                                               options.traceEvents ? &err : nullptr)),
+      client_(makeClient(options, observer_, events_)) {}
 
 int TransferRunner::run() {
   int exitCode = kExitOk;
@@ -96,6 +100,14 @@ int TransferRunner::run() {
       exitCode = info.exitCode;
     }
   }
+  if (options_.waterfall) {
+    try {
+      writeWaterfallFile(events_->traces(), *options_.waterfall);
+    } catch (const std::exception& e) {
+      if (options_.showErrors()) err_ << "tern: (" << kExitWriteError << ") " << e.what() << "\n";
+      return kExitWriteError;
+    }
+  }
   return exitCode;
 }
 
@@ -103,6 +115,7 @@ void TransferRunner::transfer(const OutputSpec& spec, const GlobExpansion& expan
                               TransferInfo& info) {
   Clock::time_point start = Clock::now();
   FailureContext context;
+  std::shared_ptr<CallTrace> trace;  // The call's events, once it is made.
   observer_->begin();
   info.urlEffective = expansion.url;  // Until the request, and then the response, say better.
   try {
@@ -117,8 +130,10 @@ void TransferRunner::transfer(const OutputSpec& spec, const GlobExpansion& expan
       info.sizeUpload = std::max<int64_t>(0, request.body()->contentLength());
     }
 
-    Response response = client_.newCall(request)->execute();
-    info.timeStartTransfer = Clock::now() - start;
+    std::shared_ptr<Call> call = client_.newCall(request);
+    trace = events_->lastTrace();
+    trace->start = start;  // -w's times count from the transfer's start, as time_total does.
+    Response response = call->execute();
     const Request& last = response.request();
     info.method = last.method();
     info.urlEffective = last.url().toString();
@@ -167,14 +182,21 @@ void TransferRunner::transfer(const OutputSpec& spec, const GlobExpansion& expan
     info.exitCode = error.exitCode;
     info.errorMessage = error.message;
   }
-  const ExchangeLog& log = observer_->log();
-  info.numConnects = log.newConnections;
-  info.remoteIp = log.remoteIp;
-  info.remotePort = log.remotePort;
-  for (const std::string& head : log.responseHeads) {
+  for (const std::string& head : observer_->log().responseHeads) {
     info.sizeHeader += static_cast<int64_t>(head.size());
   }
   info.timeTotal = Clock::now() - start;
+  if (trace) {
+    info.numConnects = trace->newConnections;
+    info.remoteIp = trace->remoteIp;
+    info.remotePort = trace->remotePort;
+    TransferTimes times = transferTimes(*trace);
+    info.timeNamelookup = times.namelookup;
+    info.timeConnect = times.connect;
+    info.timeAppconnect = times.appconnect;
+    info.timePretransfer = times.pretransfer;
+    info.timeStartTransfer = times.starttransfer;
+  }
 }
 
 void TransferRunner::reportError(const TransferInfo& info) {

@@ -7,6 +7,7 @@
 #include "network_observer.h"
 #include "options.h"
 #include "tern/client.h"
+#include "transfer_events.h"
 #include "transfer_info.h"
 #include "url_glob.h"
 
@@ -15,8 +16,10 @@ namespace tern::tool {
 // Runs the transfers a command line asks for, as curl's serial transfers: every URL (each glob
 // expansion in order) through one Client, so keep-alive connections are reused from one URL to
 // the next. Each body goes to stdout or its -o/-O file, headers first with -i or -I; -v writes
-// the exchanges to stderr; -w writes its format after each transfer. A failed transfer prints
-// "tern: (N) message" to stderr (unless -s without -S) and the next URL is still fetched.
+// the exchanges to stderr, and --trace-events every event of every call; -w writes its format
+// after each transfer. A failed transfer prints "tern: (N) message" to stderr (unless -s without
+// -S) and the next URL is still fetched. With --waterfall FILE the run's calls are drawn into
+// FILE at the end (a file that cannot be written is exit code 23).
 //
 // The client follows redirects (as OkHttp does; -L changes nothing), limited by --max-redirs;
 // --connect-timeout is its connect timeout and -m its call timeout (so it covers every redirect
@@ -40,6 +43,7 @@ class TransferRunner {
   std::ostream& out_;
   std::ostream& err_;
   std::shared_ptr<NetworkObserver> observer_;
+  std::shared_ptr<TransferEvents> events_;
   Client client_;
 };
 
