@@ -264,8 +264,11 @@ void Exchange::responseFailed(const IOException& e) {
 }
 
 void Exchange::requestBodyAbandoned(int64_t bytesWritten) {
-  IOException abandoned("request body abandoned after " + std::to_string(bytesWritten) + " bytes");
-  call_->event([&](EventListener& listener) { listener.requestFailed(*call_, abandoned); });
+  call_->event([&](EventListener& listener) {
+    IOException abandoned("request body abandoned after " + std::to_string(bytesWritten) +
+                          " bytes");
+    listener.requestFailed(*call_, abandoned);
+  });
   call_->messageDone(*this, true, false, nullptr);
 }
 
