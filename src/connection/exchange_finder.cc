@@ -40,7 +40,8 @@ std::shared_ptr<RealConnection> ExchangeFinder::findHealthyConnection(
     candidate->noNewExchanges();
     if (routeSelection_ && routeSelection_->hasNext()) continue;
     if (!routeSelector_ || routeSelector_->hasNext()) continue;
-    throw IOException("exhausted all routes to " + address_.url().toString());
+    throw IOException("exhausted all routes to " + address_.url().toString() +
+                      ": the server closed the connection before it could be used");
   }
 }
 

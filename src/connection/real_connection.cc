@@ -7,6 +7,7 @@
 #include "connection/real_connection_pool.h"
 #include "connection/route_database.h"
 #include "http1/http1_exchange_codec.h"
+#include "tern/buffer.h"
 #include "tern/exceptions.h"
 
 namespace tern::internal {
@@ -58,6 +59,10 @@ bool RealConnection::isHealthy(bool doExtensiveChecks) {
   bool idleLong = pool_.nanoTime() - idleAt >= kIdleConnectionHealthy;
   if (!doExtensiveChecks && !idleLong) return true;
   return socket_->isHealthy(true);
+}
+
+bool RealConnection::hasUnclaimedInput() const noexcept {
+  return source_ && source_->buffer().size() > 0;
 }
 
 void RealConnection::noNewExchanges() {

@@ -80,6 +80,12 @@ class RealConnection final : public Connection, public ExchangeCodec::Carrier {
   Socket& socket() noexcept { return *socket_; }
   RealConnectionPool& pool() noexcept { return pool_; }
 
+  // True if bytes the peer sent are read but unclaimed by any exchange: on an HTTP/1.1
+  // connection between exchanges that is a server sending more than it framed (a body longer
+  // than its Content-Length, say), and those bytes must never become the next call's response.
+  // For the thread that last used the connection (it releases it to the pool).
+  bool hasUnclaimedInput() const noexcept;
+
   // Bookkeeping; pool lock held for all of these.
   std::vector<RealCall*>& callsLocked() noexcept { return calls_; }
   bool noNewExchangesLocked() const noexcept { return noNewExchanges_; }

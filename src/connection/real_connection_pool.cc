@@ -88,7 +88,8 @@ std::shared_ptr<RealConnection> RealConnectionPool::release(
   if (!connection->callsLocked().empty()) return nullptr;
 
   connection->setIdleAtNanosLocked(taskRunner_->nanoTime());
-  if (connection->noNewExchangesLocked() || maxIdleConnections_ == 0) {
+  if (connection->noNewExchangesLocked() || maxIdleConnections_ == 0 ||
+      connection->hasUnclaimedInput()) {
     connection->setNoNewExchangesLocked();
     std::erase(connections_, connection);
     if (connections_.empty()) cleanupQueue_->cancelAll();

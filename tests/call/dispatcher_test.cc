@@ -71,7 +71,7 @@ TEST_F(DispatcherTest, LimitsBelowOneAreRejected) {
     EXPECT_STREQ(e.what(), "max < 1: 0");
   }
   EXPECT_THROW(dispatcher->setMaxRequestsPerHost(0), std::invalid_argument);
-  EXPECT_THROW(Dispatcher(Dispatcher::Executor()), std::invalid_argument);
+  EXPECT_THROW(Dispatcher{Dispatcher::Executor()}, std::invalid_argument);
 }
 
 TEST_F(DispatcherTest, EnqueuedCallsRunOnTheExecutor) {
