@@ -4,6 +4,7 @@
 // counts).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -34,7 +35,7 @@ class EventListenerCostTest : public EventListenerFixture {
   long allocationsForOneCall(const Client& c) {
     Request request = get();
     long fewest = -1;
-    for (int i = 0; i < 10; ++i) {
+    for (int i = 0; i < 20; ++i) {
       long before = allocations;
       c.newCall(request)->execute().body()->string();
       long made = allocations - before;
@@ -54,9 +55,11 @@ TEST_F(EventListenerCostTest, DeliveringEventsAllocatesNothing) {
   long withNone = allocationsForOneCall(none);
   long withSilent = allocationsForOneCall(silent);
   long withNoneAgain = allocationsForOneCall(none);
-  // A call delivering its ~11 events to a listener allocates exactly what one without does.
-  EXPECT_EQ(withNone, withNoneAgain) << "calls are not comparable";
-  EXPECT_EQ(withSilent, withNone);
+  // A call delivers 11 events. Delivering them allocates nothing: a call with a listener
+  // allocates what one without does, give or take the few allocations that vary between any
+  // two calls (how the response's bytes happened to arrive), far fewer than one per event.
+  EXPECT_LE(std::abs(withNoneAgain - withNone), 4) << "calls are not comparable";
+  EXPECT_LE(withSilent, std::max(withNone, withNoneAgain) + 4);
 }
 
 TEST_F(EventListenerCostTest, NoneListenerCostsNoAllocationPerCall) {
