@@ -15,6 +15,7 @@
 #include "tern/cookie_jar.h"
 #include "tern/dispatcher.h"
 #include "tern/dns.h"
+#include "tern/event_listener.h"
 #include "tern/hostname_verifier.h"
 #include "tern/interceptor.h"
 #include "tern/protocol.h"
@@ -90,6 +91,7 @@ class Client {
   // redirects, headers, connecting), networkInterceptors(), then the one that talks to the
   // server (internal; made once per client, so a call allocates nothing for its chain).
   const std::vector<std::shared_ptr<Interceptor>>& callInterceptors() const noexcept;
+  const std::shared_ptr<EventListener::Factory>& eventListenerFactory() const noexcept;
 
   // The routes that failed recently, tried last next time (internal; shared like the pool).
   internal::RouteDatabase& routeDatabase() const noexcept;
@@ -102,12 +104,13 @@ class Client {
 
 // Configures a Client. Defaults: 10 s connect, read and write timeouts; no call timeout;
 // redirects followed (also between http and https); retries on connection failure; no
-// interceptors; the system DNS; no authenticators; no cookies; HTTP/2 and HTTP/1.1 (HTTP/2 is
-// used where TLS and ALPN offer it, so cleartext http URLs speak HTTP/1.1); no pings; connection
-// specs [MODERN_TLS, CLEARTEXT]; for https the system's trusted roots (/etc/ssl/certs), no client
-// certificate, OkHostnameVerifier and no pins; a new dispatcher, connection pool and TLS context
-// (made by Builder(), so every client it builds shares them, and newBuilder() clients share
-// pooled connections and TLS sessions). Setters return *this for chaining.
+// interceptors; the system DNS; no authenticators; no cookies; no event listener; HTTP/2 and
+// HTTP/1.1 (HTTP/2 is used where TLS and ALPN offer it, so cleartext http URLs speak HTTP/1.1);
+// no pings; connection specs [MODERN_TLS, CLEARTEXT]; for https the system's trusted roots
+// (/etc/ssl/certs), no client certificate, OkHostnameVerifier and no pins; a new dispatcher,
+// connection pool and TLS context (made by Builder(), so every client it builds shares them, and
+// newBuilder() clients share pooled connections and TLS sessions). Setters return *this for
+// chaining.
 class Client::Builder {
  public:
   Builder();
@@ -163,6 +166,13 @@ class Client::Builder {
   Builder& proxyAuthenticator(std::shared_ptr<Authenticator> proxyAuthenticator);
   // Stores cookies between calls (CookieJar::noCookies() by default).
   Builder& cookieJar(std::shared_ptr<CookieJar> cookieJar);
+
+  // Hears every call's events (see EventListener): `eventListener` is shared by every call, so
+  // it must be thread-safe; a factory makes one listener per call. Each replaces the other.
+  // Throw std::invalid_argument if given null or an empty function.
+  Builder& eventListener(std::shared_ptr<EventListener> eventListener);
+  Builder& eventListenerFactory(std::shared_ptr<EventListener::Factory> eventListenerFactory);
+  Builder& eventListenerFactory(std::function<std::shared_ptr<EventListener>(Call& call)> create);
 
   // The protocols to offer, in order of preference: {HTTP_2, HTTP_1_1} by default. Must include
   // HTTP_1_1 (the fallback when TLS does not negotiate h2), or be exactly {H2_PRIOR_KNOWLEDGE}
@@ -223,7 +233,8 @@ class Client::Builder {
   std::shared_ptr<HostnameVerifier> hostnameVerifier_;
   CertificatePinner certificatePinner_;
   std::shared_ptr<internal::TlsContext> sslContext_;  // A new one per Builder(), like the pool.
-  std::shared_ptr<internal::RouteDatabase> routeDatabase_;  // Shared by newBuilder() clients.
+  std::shared_ptr<EventListener::Factory> eventListenerFactory_;  // none() as a factory.
+  std::shared_ptr<internal::RouteDatabase> routeDatabase_;        // Shared by newBuilder() clients.
 };
 
 }  // namespace tern

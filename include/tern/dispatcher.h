@@ -70,7 +70,9 @@ class Dispatcher final {
   int runningCallsCount() const;
 
   // Cancels every queued and running call (Call::cancel()). Queued calls then fail with
-  // InterruptedIOException("Canceled") when they get their turn.
+  // InterruptedIOException("Canceled") when they get their turn. An enqueued call that waits
+  // for its turn reports EventListener::dispatcherQueueStart, then dispatcherQueueEnd when it
+  // leaves the queue to run.
   void cancelAll();
 
  private:
@@ -88,6 +90,10 @@ class Dispatcher final {
   // Moves what the limits allow from ready to running and starts them. Returns true if calls
   // are still running.
   bool promoteAndExecute();
+  // Moves what the limits allow from ready to running, into `executable`. Lock held.
+  void promoteLocked(std::vector<std::shared_ptr<internal::AsyncCall>>& executable);
+  // Starts promoted calls (reporting dispatcherQueueEnd for those that waited). Lock not held.
+  void executeAll(const std::vector<std::shared_ptr<internal::AsyncCall>>& executable);
   // After a call finished: starts queued calls, or runs the idle callback if none is running.
   void afterFinished();
   int runningCallsCountLocked() const;

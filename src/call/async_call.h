@@ -29,6 +29,11 @@ class AsyncCall : public std::enable_shared_from_this<AsyncCall> {
   std::atomic<int>& callsPerHost() const noexcept { return *callsPerHost_; }
   void reuseCallsPerHostFrom(const AsyncCall& other) { callsPerHost_ = other.callsPerHost_; }
 
+  // True if the call had to wait in the Dispatcher's queue (it reported dispatcherQueueStart).
+  // Set by the Dispatcher under its lock when the call is enqueued; read-only after.
+  bool queued() const noexcept { return queued_; }
+  void setQueuedLocked(bool queued) noexcept { queued_ = queued; }
+
   // Hands this call to `executor`. If the executor refuses it, the call fails with
   // InterruptedIOException("executor rejected") and is finished. Dispatcher lock not held.
   void executeOn(const Dispatcher::Executor& executor);
@@ -40,6 +45,7 @@ class AsyncCall : public std::enable_shared_from_this<AsyncCall> {
   std::shared_ptr<RealCall> call_;
   std::shared_ptr<Callback> callback_;
   std::shared_ptr<std::atomic<int>> callsPerHost_;
+  bool queued_ = false;
 };
 
 }  // namespace tern::internal

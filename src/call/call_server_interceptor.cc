@@ -41,6 +41,7 @@ Response CallServerInterceptor::intercept(Chain& chain) {
 
   std::optional<Response::Builder> responseBuilder;
   std::exception_ptr sendRequestException;
+  bool reportHeadersStart = true;  // responseHeadersStart goes out once, with the first headers.
   try {
     exchange.writeRequestHeaders(request);
     if (permitsRequestBody(request.method()) && requestBody) {
@@ -50,6 +51,8 @@ Response CallServerInterceptor::intercept(Chain& chain) {
         // Wait for "100 Continue" before sending the body; any other answer is final.
         exchange.flushRequest();
         responseBuilder = exchange.readResponseHeaders(true);
+        exchange.responseHeadersStart();
+        reportHeadersStart = false;
       }
       if (!responseBuilder && requestBody->isDuplex()) {
         // Request and response stream at once (HTTP/2 only; HTTP/1.1 refuses it): the headers
@@ -96,6 +99,8 @@ Response CallServerInterceptor::intercept(Chain& chain) {
   try {
     if (!responseBuilder) {
       responseBuilder = exchange.readResponseHeaders(false);
+      if (reportHeadersStart) exchange.responseHeadersStart();
+      reportHeadersStart = false;
     }
     Response response = std::move(*responseBuilder)
                             .request(request)
@@ -113,6 +118,8 @@ Response CallServerInterceptor::intercept(Chain& chain) {
                      .receivedResponseAtMillis(currentTimeMillis())
                      .build();
     }
+
+    exchange.responseHeadersEnd(response);
 
     ResponseBody body = exchange.openResponseBody(response);
     response = std::move(response)

@@ -83,6 +83,14 @@ std::shared_ptr<T> checkNotNull(std::shared_ptr<T> value, const char* name) {
   return value;
 }
 
+// The default factory: gives every call EventListener::none(), shared, so a call without a
+// listener allocates nothing for events.
+const std::shared_ptr<EventListener::Factory>& noEventListenerFactory() {
+  static const std::shared_ptr<EventListener::Factory> kFactory =
+      EventListener::Factory::of(EventListener::none());
+  return kFactory;
+}
+
 }  // namespace
 
 Client::Client() : Client(Builder().build()) {}
@@ -156,6 +164,9 @@ const CertificatePinner& Client::certificatePinner() const noexcept {
 const std::shared_ptr<internal::TlsContext>& Client::sslContext() const noexcept {
   return state_->settings.sslContext_;
 }
+const std::shared_ptr<EventListener::Factory>& Client::eventListenerFactory() const noexcept {
+  return state_->settings.eventListenerFactory_;
+}
 internal::RouteDatabase& Client::routeDatabase() const noexcept {
   return *state_->settings.routeDatabase_;
 }
@@ -171,6 +182,7 @@ Client::Builder::Builder()
       connectionSpecs_{ConnectionSpec::MODERN_TLS, ConnectionSpec::CLEARTEXT},
       hostnameVerifier_(OkHostnameVerifier::instance()),
       sslContext_(std::make_shared<internal::TlsContext>()),
+      eventListenerFactory_(noEventListenerFactory()),
       routeDatabase_(std::make_shared<internal::RouteDatabase>()) {}
 
 Client::Builder& Client::Builder::connectTimeout(std::chrono::nanoseconds timeout) {
@@ -264,6 +276,24 @@ Client::Builder& Client::Builder::proxyAuthenticator(
 Client::Builder& Client::Builder::cookieJar(std::shared_ptr<CookieJar> cookieJar) {
   cookieJar_ = checkNotNull(std::move(cookieJar), "cookieJar");
   return *this;
+}
+
+Client::Builder& Client::Builder::eventListener(std::shared_ptr<EventListener> eventListener) {
+  eventListenerFactory_ =
+      EventListener::Factory::of(checkNotNull(std::move(eventListener), "eventListener"));
+  return *this;
+}
+
+Client::Builder& Client::Builder::eventListenerFactory(
+    std::shared_ptr<EventListener::Factory> eventListenerFactory) {
+  eventListenerFactory_ = checkNotNull(std::move(eventListenerFactory), "eventListenerFactory");
+  return *this;
+}
+
+Client::Builder& Client::Builder::eventListenerFactory(
+    std::function<std::shared_ptr<EventListener>(Call& call)> create) {
+  if (!create) throw std::invalid_argument("Client.Builder: eventListenerFactory == null");
+  return eventListenerFactory(EventListener::Factory::of(std::move(create)));
 }
 
 Client::Builder& Client::Builder::protocols(std::vector<Protocol> protocols) {

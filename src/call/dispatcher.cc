@@ -9,6 +9,7 @@
 #include "call/async_call.h"
 #include "call/real_call.h"
 #include "concurrent/thread_pool_executor.h"
+#include "tern/event_listener.h"
 
 namespace tern {
 
@@ -65,22 +66,61 @@ void Dispatcher::setIdleCallback(std::function<void()> idleCallback) {
 }
 
 void Dispatcher::enqueue(std::shared_ptr<AsyncCall> call) {
+  std::vector<std::shared_ptr<AsyncCall>> executable;
   {
-    std::lock_guard lock(mutex_);
-    // Share the per-host counter with the calls to the same host already here.
-    auto sameHost = [&](const std::shared_ptr<AsyncCall>& other) {
-      return other->host() == call->host();
-    };
-    auto running = std::find_if(runningAsyncCalls_.begin(), runningAsyncCalls_.end(), sameHost);
-    if (running != runningAsyncCalls_.end()) {
-      call->reuseCallsPerHostFrom(**running);
-    } else {
-      auto ready = std::find_if(readyAsyncCalls_.begin(), readyAsyncCalls_.end(), sameHost);
-      if (ready != readyAsyncCalls_.end()) call->reuseCallsPerHostFrom(**ready);
+    // Until dispatcherQueueStart is out, another thread that promotes the call waits to report
+    // dispatcherQueueEnd (and so to run it).
+    std::unique_lock<std::recursive_mutex> events = call->call().lockEvents();
+    bool waits = false;
+    {
+      std::lock_guard lock(mutex_);
+      // Share the per-host counter with the calls to the same host already here.
+      auto sameHost = [&](const std::shared_ptr<AsyncCall>& other) {
+        return other->host() == call->host();
+      };
+      auto running = std::find_if(runningAsyncCalls_.begin(), runningAsyncCalls_.end(), sameHost);
+      if (running != runningAsyncCalls_.end()) {
+        call->reuseCallsPerHostFrom(**running);
+      } else {
+        auto ready = std::find_if(readyAsyncCalls_.begin(), readyAsyncCalls_.end(), sameHost);
+        if (ready != readyAsyncCalls_.end()) call->reuseCallsPerHostFrom(**ready);
+      }
+      readyAsyncCalls_.push_back(call);
+      promoteLocked(executable);
+      waits = std::find(executable.begin(), executable.end(), call) == executable.end();
+      call->setQueuedLocked(waits);
     }
-    readyAsyncCalls_.push_back(std::move(call));
+    if (waits) {
+      call->call().event(
+          [&](EventListener& listener) { listener.dispatcherQueueStart(call->call(), *this); });
+    }
   }
-  promoteAndExecute();
+  executeAll(executable);
+}
+
+void Dispatcher::promoteLocked(std::vector<std::shared_ptr<AsyncCall>>& executable) {
+  for (auto it = readyAsyncCalls_.begin(); it != readyAsyncCalls_.end();) {
+    if (static_cast<int>(runningAsyncCalls_.size()) >= maxRequests_) break;
+    if ((*it)->callsPerHost().load() >= maxRequestsPerHost_) {
+      ++it;  // That host is at its limit; a later call to another host may go.
+      continue;
+    }
+    (*it)->callsPerHost().fetch_add(1);
+    executable.push_back(*it);
+    runningAsyncCalls_.push_back(*it);
+    it = readyAsyncCalls_.erase(it);
+  }
+}
+
+void Dispatcher::executeAll(const std::vector<std::shared_ptr<AsyncCall>>& executable) {
+  // Outside the lock: an executor may run the job inline, or refuse it and finish the call.
+  for (const auto& call : executable) {
+    if (call->queued()) {
+      call->call().event(
+          [&](EventListener& listener) { listener.dispatcherQueueEnd(call->call(), *this); });
+    }
+    call->executeOn(executor_);
+  }
 }
 
 bool Dispatcher::promoteAndExecute() {
@@ -88,21 +128,10 @@ bool Dispatcher::promoteAndExecute() {
   bool isRunning;
   {
     std::lock_guard lock(mutex_);
-    for (auto it = readyAsyncCalls_.begin(); it != readyAsyncCalls_.end();) {
-      if (static_cast<int>(runningAsyncCalls_.size()) >= maxRequests_) break;
-      if ((*it)->callsPerHost().load() >= maxRequestsPerHost_) {
-        ++it;  // That host is at its limit; a later call to another host may go.
-        continue;
-      }
-      (*it)->callsPerHost().fetch_add(1);
-      executable.push_back(*it);
-      runningAsyncCalls_.push_back(*it);
-      it = readyAsyncCalls_.erase(it);
-    }
+    promoteLocked(executable);
     isRunning = runningCallsCountLocked() > 0;
   }
-  // Outside the lock: an executor may run the job inline, or refuse it and finish the call.
-  for (const auto& call : executable) call->executeOn(executor_);
+  executeAll(executable);
   return isRunning;
 }
 
@@ -172,10 +201,12 @@ int Dispatcher::runningCallsCountLocked() const {
 }
 
 void Dispatcher::cancelAll() {
-  std::lock_guard lock(mutex_);
-  for (const auto& call : readyAsyncCalls_) call->call().cancel();
-  for (const auto& call : runningAsyncCalls_) call->call().cancel();
-  for (RealCall* call : runningSyncCalls_) call->cancel();
+  // Canceled outside the lock: cancel() reports an event, and its listener may ask this
+  // dispatcher for its counts.
+  std::vector<std::shared_ptr<Call>> calls = queuedCalls();
+  std::vector<std::shared_ptr<Call>> running = runningCalls();
+  calls.insert(calls.end(), running.begin(), running.end());
+  for (const auto& call : calls) call->cancel();
 }
 
 }  // namespace tern

@@ -2,6 +2,7 @@
 #include "call/real_call.h"
 
 #include <algorithm>
+#include <iostream>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -21,6 +22,12 @@ namespace tern::internal {
 RealCall::RealCall(Client client, Request originalRequest)
     : client_(std::move(client)), originalRequest_(std::move(originalRequest)) {
   timeout_.timeout(client_.callTimeout());
+  eventListener_ = client_.eventListenerFactory()->create(*this);
+  if (!eventListener_) {
+    throw std::logic_error("EventListener::Factory::create returned null for " +
+                           toLoggableString());
+  }
+  if (eventListener_ != EventListener::none()) listener_ = eventListener_.get();
 }
 
 RealCall::~RealCall() {
@@ -49,6 +56,7 @@ Response RealCall::execute() {
     executed_ = true;
   }
   timeoutEnter();
+  callStart();
   Dispatcher& dispatcher = *client_.dispatcher();
   dispatcher.executed(this);
   try {
@@ -68,16 +76,52 @@ void RealCall::enqueue(std::shared_ptr<Callback> callback) {
     if (executed_) throw std::logic_error("Already Executed");
     executed_ = true;
   }
+  callStart();
   client_.dispatcher()->enqueue(
       std::make_shared<AsyncCall>(shared_from_this(), std::move(callback)));
 }
 
+void RealCall::callStart() {
+  std::unique_lock<std::recursive_mutex> events = lockEvents();
+  if (!events) return;
+  // A cancel() that came before the call started is reported now, so callStart stays first.
+  // (One that comes during callStart, from its listener, is reported by cancel() itself.)
+  bool canceledBefore = isCanceled();
+  callStartReported_ = true;
+  event([&](EventListener& listener) { listener.callStart(*this); });
+  if (canceledBefore) event([&](EventListener& listener) { listener.canceled(*this); });
+}
+
 void RealCall::cancel() noexcept {
+  // Holding the event lock until canceled is reported keeps it ahead of the callFailed that the
+  // broken sockets cause on the call's thread.
+  std::unique_lock<std::recursive_mutex> events = lockEvents();
   if (canceled_.exchange(true)) return;
-  std::lock_guard lock(mutex_);
-  // Both only break sockets (thread-safe, non-blocking); the threads using them wake and fail.
-  if (exchange_) exchange_->cancel();
-  if (connectionToCancel_) connectionToCancel_->cancel();
+  {
+    std::lock_guard lock(mutex_);
+    // Both only break sockets (thread-safe, non-blocking); the threads using them wake and fail.
+    if (exchange_) exchange_->cancel();
+    if (connectionToCancel_) connectionToCancel_->cancel();
+  }
+  if (events && callStartReported_ && !terminalReported_) {
+    event([&](EventListener& listener) { listener.canceled(*this); });
+  }
+}
+
+std::unique_lock<std::recursive_mutex> RealCall::lockEvents() {
+  if (listener_ == nullptr) return {};
+  return std::unique_lock(eventMutex_);
+}
+
+void RealCall::reportListenerFailure(std::exception_ptr e) noexcept {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& failure) {
+    std::cerr << "tern: EventListener threw for " << toLoggableString() << ": " << failure.what()
+              << "\n";
+  } catch (...) {
+    std::cerr << "tern: EventListener threw for " << toLoggableString() << "\n";
+  }
 }
 
 void RealCall::setConnectionToCancel(std::shared_ptr<RealConnection> connection) {
@@ -101,7 +145,9 @@ Response RealCall::getResponseWithInterceptorChain() {
   } catch (const IOException&) {
     std::rethrow_exception(noMoreExchanges(std::current_exception()));
   } catch (...) {
-    noMoreExchanges(nullptr);
+    // Not an IOException (an interceptor's bug): the call still fails, and the caller gets the
+    // exception as it was thrown.
+    noMoreExchanges(std::current_exception());
     throw;
   }
   if (std::exception_ptr e = noMoreExchanges(nullptr)) {
@@ -243,7 +289,31 @@ std::exception_ptr RealCall::callDone(std::exception_ptr e) {
       toClose->closeSocket();
     }
   }
-  return timeoutExit(e);
+  std::exception_ptr result = timeoutExit(e);
+  if (connection) event([&](EventListener& l) { l.connectionReleased(*this, *connection); });
+  reportTerminal(result);
+  return result;
+}
+
+void RealCall::reportTerminal(std::exception_ptr e) {
+  std::unique_lock<std::recursive_mutex> events = lockEvents();
+  if (!events || terminalReported_) return;
+  terminalReported_ = true;
+  if (!e) {
+    event([&](EventListener& listener) { listener.callEnd(*this); });
+    return;
+  }
+  try {
+    std::rethrow_exception(e);
+  } catch (const IOException& failure) {
+    event([&](EventListener& listener) { listener.callFailed(*this, failure); });
+  } catch (const std::exception& failure) {
+    IOException described(std::string("call failed: ") + failure.what());
+    event([&](EventListener& listener) { listener.callFailed(*this, described); });
+  } catch (...) {
+    IOException described("call failed: unknown exception");
+    event([&](EventListener& listener) { listener.callFailed(*this, described); });
+  }
 }
 
 bool RealCall::retryAfterFailure() {

@@ -6,10 +6,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "concurrent/task_queue.h"
 #include "tern/call.h"
 #include "tern/client.h"
+#include "tern/event_listener.h"
 #include "tern/timeout.h"
 
 namespace tern::internal {
@@ -33,7 +35,14 @@ class RealInterceptorChain;
 //
 // Threads: one thread runs the call (and later, maybe another reads the body); cancel() may come
 // from any thread. mutex_ guards the exchange bookkeeping; connection_ is guarded by the pool's
-// mutex, as it is part of the connection's bookkeeping. No lock is held while calling out.
+// mutex, as it is part of the connection's bookkeeping. No lock is held while calling out,
+// except eventMutex_ while an event is delivered.
+//
+// Events: every layer reports through event(), which delivers one event at a time to the call's
+// listener (made by the client's factory when the call is made) under eventMutex_, a recursive
+// mutex so that a listener may cancel() the call. Lock order: eventMutex_ before mutex_, the
+// pool's mutex and the Dispatcher's; none of those is ever held while an event is delivered.
+// With EventListener::none() nothing is locked, built or delivered.
 class RealCall final : public Call, public std::enable_shared_from_this<RealCall> {
  public:
   RealCall(Client client, Request originalRequest);
@@ -101,14 +110,47 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   // "canceled call to http://host/..." or "call to ...", for messages.
   std::string toLoggableString() const;
 
+  // Delivers one event: calls `deliver(listener)` with the call's listener, serialized with the
+  // call's other events. Does nothing (and `deliver` is not called, so it should build its
+  // arguments inside) when the listener is EventListener::none(). An exception from the
+  // listener is reported on stderr and dropped.
+  template <typename Deliver>
+  void event(Deliver&& deliver) noexcept {
+    if (listener_ == nullptr) return;
+    std::lock_guard lock(eventMutex_);
+    try {
+      deliver(*listener_);
+    } catch (...) {
+      reportListenerFailure(std::current_exception());
+    }
+  }
+
+  // Holds back other threads' events for this call until the lock is released (for an event
+  // that must come before anything another thread may report, as dispatcherQueueStart). An
+  // empty lock when the listener is EventListener::none().
+  std::unique_lock<std::recursive_mutex> lockEvents();
+
+  // True if the call's listener is not EventListener::none().
+  bool hasEventListener() const noexcept { return listener_ != nullptr; }
+
  private:
+  void callStart();
+  // Reports callEnd (`e` null) or callFailed(e), once.
+  void reportTerminal(std::exception_ptr e);
+  void reportListenerFailure(std::exception_ptr e) noexcept;
   std::exception_ptr callDone(std::exception_ptr e);
   std::exception_ptr timeoutExit(std::exception_ptr cause);
   void onTimeout();
 
   const Client client_;
   const Request originalRequest_;
-  Timeout timeout_;  // The call timeout; configured before the call starts.
+  // Made by the client's factory in the constructor, then never changed.
+  std::shared_ptr<EventListener> eventListener_;
+  EventListener* listener_ = nullptr;  // eventListener_, or null for EventListener::none().
+  std::recursive_mutex eventMutex_;    // Serializes events; guards the two flags below.
+  bool callStartReported_ = false;
+  bool terminalReported_ = false;  // callEnd or callFailed was reported.
+  Timeout timeout_;                // The call timeout; configured before the call starts.
   std::atomic<bool> canceled_{false};
 
   mutable std::mutex mutex_;  // Guards the fields below.

@@ -102,6 +102,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
           std::rethrow_exception(connectFailure);
         } catch (const IOException& ioException) {
           recovered = recover(ioException, call, request, false);
+          call.event([&](EventListener& l) { l.retryDecision(call, ioException, recovered); });
         }
         if (!recovered) std::rethrow_exception(connectFailure);
         newExchangeFinder = false;
@@ -111,7 +112,9 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
         // The request may have been (partly) sent, unless its HTTP/2 connection could take no
         // new stream.
         bool requestSendStarted = !dynamic_cast<const ConnectionShutdownException*>(&e);
-        if (!recover(e, call, request, requestSendStarted)) throw;
+        bool recovered = recover(e, call, request, requestSendStarted);
+        call.event([&](EventListener& l) { l.retryDecision(call, e, recovered); });
+        if (!recovered) throw;
         newExchangeFinder = false;
         call.exitNetworkInterceptorExchange(true);
         continue;
@@ -130,6 +133,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
       std::shared_ptr<Exchange> exchange = call.interceptorScopedExchange();
       std::optional<Request> followUp = followUpRequest(client, *response, exchange.get());
       if (!followUp || (followUp->body() && followUp->body()->isOneShot())) {
+        call.event([&](EventListener& l) { l.followUpDecision(call, *response, nullptr); });
         closeActiveExchange = false;
         call.exitNetworkInterceptorExchange(false);
         return std::move(*response);
@@ -138,8 +142,10 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
       if (ResponseBody* body = response->body()) body->close();
 
       if (++followUpCount > kMaxFollowUps) {
+        call.event([&](EventListener& l) { l.followUpDecision(call, *response, nullptr); });
         throw ProtocolException("Too many follow-up requests: " + std::to_string(followUpCount));
       }
+      call.event([&](EventListener& l) { l.followUpDecision(call, *response, &*followUp); });
 
       request = std::move(*followUp);
       priorResponse = std::move(response);

@@ -2,6 +2,7 @@
 #include "connection/exchange.h"
 
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "call/real_call.h"
@@ -24,13 +25,14 @@ class Exchange::RequestBodySink final : public ForwardingSink {
   ~RequestBodySink() override {
     // Dropped without close(): the request is incomplete, and the exchange must not wait for
     // it. Closing would write a terminating chunk for a body that was never finished.
-    if (!completed_) exchange_->bodyComplete(true, false, nullptr);
+    if (!completed_) exchange_->requestBodyAbandoned(bytesWritten_);
   }
 
   void write(Buffer& source, int64_t byteCount) override {
     if (closed_) throw std::logic_error("RequestBodySink: closed");
     try {
       ForwardingSink::write(source, byteCount);
+      bytesWritten_ += byteCount;
     } catch (const IOException&) {
       std::rethrow_exception(complete(std::current_exception()));
     }
@@ -59,10 +61,11 @@ class Exchange::RequestBodySink final : public ForwardingSink {
   std::exception_ptr complete(std::exception_ptr e) {
     if (completed_) return e;
     completed_ = true;
-    return exchange_->bodyComplete(true, false, e);
+    return exchange_->bodyComplete(bytesWritten_, true, false, e);
   }
 
   std::shared_ptr<Exchange> exchange_;
+  int64_t bytesWritten_ = 0;
   bool closed_ = false;
   bool completed_ = false;
 };
@@ -96,6 +99,7 @@ class Exchange::ResponseBodySource final : public ForwardingSource {
     if (closed_) throw std::logic_error("ResponseBody: closed");
     try {
       int64_t read = ForwardingSource::read(sink, byteCount);
+      reportBodyStart();
       if (read == -1) {
         if (std::exception_ptr e = complete(nullptr)) std::rethrow_exception(e);
         return -1;
@@ -122,15 +126,24 @@ class Exchange::ResponseBodySource final : public ForwardingSource {
   }
 
  private:
+  // responseBodyStart, once: when the first read returns, or when the body ends unread.
+  void reportBodyStart() {
+    if (bodyStartReported_) return;
+    bodyStartReported_ = true;
+    exchange_->responseBodyStart();
+  }
+
   std::exception_ptr complete(std::exception_ptr e) {
     if (completed_) return e;
     completed_ = true;
-    return exchange_->bodyComplete(false, true, e);
+    if (!e) reportBodyStart();
+    return exchange_->bodyComplete(bytesReceived_, false, true, e);
   }
 
   std::shared_ptr<Exchange> exchange_;
   int64_t contentLength_;
   int64_t bytesReceived_ = 0;
+  bool bodyStartReported_ = false;
   bool closed_ = false;
   bool completed_ = false;
 };
@@ -146,9 +159,11 @@ Exchange::~Exchange() = default;
 
 void Exchange::writeRequestHeaders(const Request& request) {
   try {
+    call_->event([&](EventListener& listener) { listener.requestHeadersStart(*call_); });
     codec_->writeRequestHeaders(request);
+    call_->event([&](EventListener& listener) { listener.requestHeadersEnd(*call_, request); });
   } catch (const IOException& e) {
-    trackFailure(e);
+    requestFailed(e);
     throw;
   }
 }
@@ -157,9 +172,10 @@ std::unique_ptr<Sink> Exchange::createRequestBody(const Request& request) {
   int64_t contentLength = request.body()->contentLength();
   std::unique_ptr<Sink> raw;
   try {
+    call_->event([&](EventListener& listener) { listener.requestBodyStart(*call_); });
     raw = codec_->createRequestBody(request, contentLength);
   } catch (const IOException& e) {
-    trackFailure(e);
+    requestFailed(e);
     throw;
   }
   return std::make_unique<RequestBodySink>(shared_from_this(), std::move(raw));
@@ -169,7 +185,7 @@ void Exchange::flushRequest() {
   try {
     codec_->flushRequest();
   } catch (const IOException& e) {
-    trackFailure(e);
+    requestFailed(e);
     throw;
   }
 }
@@ -178,18 +194,30 @@ void Exchange::finishRequest() {
   try {
     codec_->finishRequest();
   } catch (const IOException& e) {
-    trackFailure(e);
+    requestFailed(e);
     throw;
   }
+}
+
+void Exchange::responseHeadersStart() {
+  call_->event([&](EventListener& listener) { listener.responseHeadersStart(*call_); });
 }
 
 std::optional<Response::Builder> Exchange::readResponseHeaders(bool expectContinue) {
   try {
     return codec_->readResponseHeaders(expectContinue);
   } catch (const IOException& e) {
-    trackFailure(e);
+    responseFailed(e);
     throw;
   }
+}
+
+void Exchange::responseHeadersEnd(const Response& response) {
+  call_->event([&](EventListener& listener) { listener.responseHeadersEnd(*call_, response); });
+}
+
+void Exchange::responseBodyStart() {
+  call_->event([&](EventListener& listener) { listener.responseBodyStart(*call_); });
 }
 
 ResponseBody Exchange::openResponseBody(const Response& response) {
@@ -210,7 +238,7 @@ ResponseBody Exchange::openResponseBody(const Response& response) {
         std::make_unique<ResponseBodySource>(shared_from_this(), std::move(raw), contentLength);
     return ResponseBody(buffer(std::move(source)), std::move(contentType), contentLength);
   } catch (const IOException& e) {
-    trackFailure(e);
+    responseFailed(e);
     throw;
   }
 }
@@ -234,15 +262,42 @@ void Exchange::trackFailure(const IOException& e) {
   connection_->trackFailure(*call_, e);
 }
 
-std::exception_ptr Exchange::bodyComplete(bool requestDone, bool responseDone,
+void Exchange::requestFailed(const IOException& e) {
+  call_->event([&](EventListener& listener) { listener.requestFailed(*call_, e); });
+  trackFailure(e);
+}
+
+void Exchange::responseFailed(const IOException& e) {
+  call_->event([&](EventListener& listener) { listener.responseFailed(*call_, e); });
+  trackFailure(e);
+}
+
+void Exchange::requestBodyAbandoned(int64_t bytesWritten) {
+  call_->event([&](EventListener& listener) {
+    IOException abandoned("request body abandoned after " + std::to_string(bytesWritten) +
+                          " bytes");
+    listener.requestFailed(*call_, abandoned);
+  });
+  call_->messageDone(*this, true, false, nullptr);
+}
+
+std::exception_ptr Exchange::bodyComplete(int64_t bytesRead, bool requestDone, bool responseDone,
                                           std::exception_ptr e) {
-  if (e) {
+  if (!e) {
+    if (requestDone) {
+      call_->event([&](EventListener& listener) { listener.requestBodyEnd(*call_, bytesRead); });
+    }
+    if (responseDone) {
+      call_->event([&](EventListener& listener) { listener.responseBodyEnd(*call_, bytesRead); });
+    }
+  } else {
     try {
       std::rethrow_exception(e);
     } catch (const IOException& ioException) {
-      trackFailure(ioException);
+      if (requestDone) requestFailed(ioException);
+      if (responseDone) responseFailed(ioException);
     } catch (...) {
-      // Only IOExceptions are tracked; others pass through unchanged.
+      // Only IOExceptions are tracked and reported; others pass through unchanged.
     }
   }
   return call_->messageDone(*this, requestDone, responseDone, e);

@@ -21,7 +21,9 @@ class RealConnection;
 
 // One request and its response on a connection, as OkHttp's Exchange: wraps the codec so that
 // the call learns when each body is done (to release the connection) and every failure is
-// recorded on the connection (so it is not reused) and in the finder (to decide on retries).
+// recorded on the connection (so it is not reused) and in the finder (to decide on retries). It
+// reports the request and response events (headers, bodies with their byte counts, failures) to
+// the call's listener.
 //
 // Owned by std::shared_ptr: the call holds it while the exchange runs, and the streaming
 // response body holds it (and the call) until closed. Driven by one thread at a time; cancel()
@@ -41,13 +43,21 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // still be readable (a server that answers without reading the whole body).
   bool hasFailure() const noexcept { return hasFailure_.load(); }
 
-  // The codec's steps (see ExchangeCodec), each recording a failure before rethrowing it.
+  // The codec's steps (see ExchangeCodec), each reporting its events and recording a failure
+  // (requestFailed / responseFailed) before rethrowing it.
   void writeRequestHeaders(const Request& request);
   // A sink for the request body; closing it finishes the request body. (Not buffered.)
   std::unique_ptr<Sink> createRequestBody(const Request& request);
   void flushRequest();
   void finishRequest();
   std::optional<Response::Builder> readResponseHeaders(bool expectContinue);
+
+  // Reports responseHeadersStart (the caller does, once the first response headers arrived)
+  // and responseHeadersEnd (with the final response, without its body).
+  void responseHeadersStart();
+  void responseHeadersEnd(const Response& response);
+  // Reports responseBodyStart (the body source does, once).
+  void responseBodyStart();
 
   // The streaming body of `response`: closing it or reading it to the end ends the exchange's
   // response half. Its Content-Length is the codec's reported length.
@@ -71,11 +81,19 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // Records `e` on the connection and the finder.
   void trackFailure(const IOException& e);
 
-  // A body finished (`e`: its failure, or null): returns what to throw, or null.
-  std::exception_ptr bodyComplete(bool requestDone, bool responseDone, std::exception_ptr e);
+  // A body finished after `bytesRead` bytes (`e`: its failure, or null): reports the body's end
+  // or failure, and returns what to throw, or null.
+  std::exception_ptr bodyComplete(int64_t bytesRead, bool requestDone, bool responseDone,
+                                  std::exception_ptr e);
+
+  // The request body sink was dropped unfinished after `bytesWritten` bytes (the body's
+  // writeTo() threw): reports requestFailed and ends the request half.
+  void requestBodyAbandoned(int64_t bytesWritten);
 
  private:
   class RequestBodySink;
+  void requestFailed(const IOException& e);   // Reports it, then trackFailure().
+  void responseFailed(const IOException& e);  // Likewise.
   class ResponseBodySource;
 
   std::shared_ptr<RealCall> call_;

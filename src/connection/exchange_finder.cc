@@ -59,6 +59,17 @@ void ExchangeFinder::releaseCallConnection() {
   if (std::shared_ptr<RealConnection> toClose = pool_.release(connection, call_)) {
     toClose->closeSocket();
   }
+  call_.event([&](EventListener& listener) { listener.connectionReleased(call_, *connection); });
+}
+
+std::shared_ptr<RealConnection> ExchangeFinder::acquirePooled(
+    const std::vector<std::shared_ptr<RealConnection>>& excluded) {
+  std::shared_ptr<RealConnection> pooled =
+      pool_.callAcquirePooledConnection(address_, call_, excluded);
+  if (pooled) {
+    call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *pooled); });
+  }
+  return pooled;
 }
 
 std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
@@ -91,7 +102,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     std::lock_guard lock(excludedMutex_);
     excluded = excluded_;
   }
-  if (auto pooled = pool_.callAcquirePooledConnection(address_, call_, excluded)) return pooled;
+  if (auto pooled = acquirePooled(excluded)) return pooled;
 
   // HTTP/2 with prior knowledge, or https offering h2: calls that start together wait for one
   // connection and share it, rather than each making its own (a burst of 100 calls would
@@ -109,9 +120,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
       // Another call connected meanwhile. If its connection has no room (or it failed), connect
       // on our own rather than wait again, so failing connects are not queued one after another.
       if (call_.isCanceled()) throw InterruptedIOException("Canceled");
-      if (auto pooled = pool_.callAcquirePooledConnection(address_, call_, excluded)) {
-        return pooled;
-      }
+      if (auto pooled = acquirePooled(excluded)) return pooled;
     }
   }
   struct EndConnect {
@@ -133,7 +142,9 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   } else if (routeSelection_ && routeSelection_->hasNext()) {
     route = routeSelection_->next();
   } else {
-    if (!routeSelector_) routeSelector_.emplace(address_, call_.client().routeDatabase());
+    if (!routeSelector_) {
+      routeSelector_.emplace(address_, call_.client().routeDatabase(), &call_);
+    }
     routeSelection_ = routeSelector_->next();  // Blocks on DNS the first time.
     if (call_.isCanceled()) throw InterruptedIOException("Canceled");
     if (!routeSelection_->hasNext()) {
@@ -143,19 +154,24 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   }
 
   // A TLS handshake that fails for a reason another connection spec may fix is tried again on a
-  // new connection with the next spec (OkHttp's TLS fallback).
+  // new connection with the next spec (OkHttp's TLS fallback). Each attempt is a connect of its
+  // own for the event listener.
   ConnectionSpecSelector specSelector(address_.connectionSpecs());
+  const InetSocketAddress& socketAddress = route->socketAddress();
   std::shared_ptr<RealConnection> newConnection;
   while (true) {
     newConnection = std::make_shared<RealConnection>(pool_, *route);
     call_.setConnectionToCancel(newConnection);
+    call_.event([&](EventListener& listener) { listener.connectStart(call_, socketAddress); });
     try {
-      newConnection->connect(connectTimeout, specSelector, call_.client().pingInterval(),
-                             call_.client().writeTimeout());
+      newConnection->connect(connectTimeout, specSelector, call_);
       break;
     } catch (const IOException& e) {
       call_.setConnectionToCancel(nullptr);
       newConnection->closeSocket();
+      call_.event([&](EventListener& listener) {
+        listener.connectFailed(call_, socketAddress, std::nullopt, e);
+      });
       if (!call_.client().retryOnConnectionFailure() || !specSelector.connectionFailed(e) ||
           call_.isCanceled()) {
         throw;
@@ -166,8 +182,12 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     }
   }
   call_.setConnectionToCancel(nullptr);
+  call_.event([&](EventListener& listener) {
+    listener.connectEnd(call_, socketAddress, newConnection->protocol());
+  });
   call_.client().routeDatabase().connected(newConnection->route());
   pool_.put(newConnection, call_);
+  call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *newConnection); });
   return newConnection;
 }
 

@@ -58,6 +58,9 @@ class ExchangeFinder {
   std::shared_ptr<RealConnection> findHealthyConnection(std::chrono::milliseconds connectTimeout,
                                                         bool doExtensiveHealthChecks);
   std::shared_ptr<RealConnection> findConnection(std::chrono::milliseconds connectTimeout);
+  // A pooled connection for this call (not one of `excluded`), reported as acquired; or null.
+  std::shared_ptr<RealConnection> acquirePooled(
+      const std::vector<std::shared_ptr<RealConnection>>& excluded);
   void releaseCallConnection();
 
   RealConnectionPool& pool_;

@@ -60,14 +60,14 @@ RealConnection::RealConnection(RealConnectionPool& pool, Route route)
 RealConnection::~RealConnection() = default;
 
 void RealConnection::connect(std::chrono::milliseconds connectTimeout,
-                             ConnectionSpecSelector& specSelector,
-                             std::chrono::milliseconds pingInterval,
-                             std::chrono::milliseconds writeTimeout) {
+                             ConnectionSpecSelector& specSelector, RealCall& call) {
   socket_->connect(route_.socketAddress(), connectTimeout);
   Source* source = &socket_->source();
   Sink* sink = &socket_->sink();
   if (route_.address().sslContext()) {
+    call.event([&](EventListener& listener) { listener.secureConnectStart(call); });
     connectTls(connectTimeout, specSelector);  // Sets protocol_ to what ALPN chose.
+    call.event([&](EventListener& listener) { listener.secureConnectEnd(call, &*handshake_); });
     source = &tlsSocket_->source();
     sink = &tlsSocket_->sink();
   } else {
@@ -77,6 +77,8 @@ void RealConnection::connect(std::chrono::milliseconds connectTimeout,
     }
   }
   if (protocol_ == Protocol::HTTP_2 || protocol_ == Protocol::H2_PRIOR_KNOWLEDGE) {
+    const std::chrono::milliseconds writeTimeout = call.client().writeTimeout();
+    const std::chrono::milliseconds pingInterval = call.client().pingInterval();
     // The reader thread waits for frames without a timeout (streams time out on their own);
     // a write that the peer does not take for writeTimeout fails the connection.
     source->timeout().timeout(std::chrono::milliseconds(0));

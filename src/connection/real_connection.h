@@ -52,15 +52,15 @@ class RealConnection final : public Connection,
   // TLS handshake within `connectTimeout` again, with the spec `specSelector` picks, then checks
   // the server's identity: the hostname verifier against the certificates, the certificate pinner
   // against the cleaned chain. Then, if ALPN chose h2 or the address's protocols are exactly
-  // {H2_PRIOR_KNOWLEDGE} (RFC 9113 §3.3), starts HTTP/2 on it with `pingInterval` (zero: no
-  // pings) and `writeTimeout` bounding each write. Throws ConnectException,
-  // SocketTimeoutException, InterruptedIOException("Canceled") after cancel(),
-  // SSLHandshakeException (the cause named), SSLPeerUnverifiedException (hostname or pin
-  // mismatch), UnknownServiceException (no usable connection spec). A connection that failed is
-  // never pooled: the caller drops it.
+  // {H2_PRIOR_KNOWLEDGE} (RFC 9113 §3.3), starts HTTP/2 on it with the client's pingInterval and
+  // writeTimeout bounding each write. `call` hears the events of the steps inside a connect
+  // (secureConnectStart/End around the TLS handshake); the caller reports connectStart/End/Failed
+  // around it. Throws ConnectException, SocketTimeoutException, InterruptedIOException("Canceled")
+  // after cancel(), SSLHandshakeException (the cause named), SSLPeerUnverifiedException (hostname
+  // or pin mismatch), UnknownServiceException (no usable connection spec). A connection that
+  // failed is never pooled: the caller drops it.
   void connect(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector,
-               std::chrono::milliseconds pingInterval = std::chrono::milliseconds(0),
-               std::chrono::milliseconds writeTimeout = std::chrono::milliseconds(0));
+               RealCall& call);
 
   // A codec for the next exchange with these read and write timeouts (zero: none): on the
   // socket's streams for HTTP/1.1, on a new stream for HTTP/2.

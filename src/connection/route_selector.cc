@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "call/real_call.h"
 #include "tern/exceptions.h"
 #include "tern/inet_address.h"
 
@@ -14,23 +15,35 @@ Route RouteSelector::Selection::next() {
   return routes_[nextRouteIndex_++];
 }
 
-RouteSelector::RouteSelector(Address address, RouteDatabase& routeDatabase)
-    : address_(std::move(address)), routeDatabase_(routeDatabase) {}
+RouteSelector::RouteSelector(Address address, RouteDatabase& routeDatabase, RealCall* call)
+    : address_(std::move(address)), routeDatabase_(routeDatabase), call_(call) {}
 
 RouteSelector::Selection RouteSelector::next() {
   if (!hasNext()) throw std::logic_error("RouteSelector: no more routes");
   std::vector<Route> routes;
   if (!resolved_) {
     resolved_ = true;
-    const std::string& host = address_.url().host();
-    int port = address_.url().port();
+    const HttpUrl& url = address_.url();
+    const std::string& host = url.host();
+    int port = url.port();
+    // Every route is direct until tern has proxies: the selection is the empty proxy list.
+    if (call_ != nullptr) {
+      call_->event([&](EventListener& listener) {
+        listener.proxySelectStart(*call_, url);
+        listener.proxySelectEnd(*call_, url, {});
+      });
+    }
     std::vector<InetAddress> addresses;
     if (std::optional<InetAddress> literal = InetAddress::parse(host)) {
       addresses.push_back(*literal);  // An IP literal needs no lookup.
     } else {
+      if (call_ != nullptr) call_->event([&](EventListener& l) { l.dnsStart(*call_, host); });
       addresses = address_.dns()->lookup(host);
       if (addresses.empty()) {
         throw UnknownHostException("Dns returned no addresses for " + host);
+      }
+      if (call_ != nullptr) {
+        call_->event([&](EventListener& l) { l.dnsEnd(*call_, host, addresses); });
       }
     }
     for (const InetAddress& inetAddress : addresses) {

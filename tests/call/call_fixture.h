@@ -1,5 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
-// The fixture the call tests share: a MockWebServer and a client pointed at it.
+// The fixture the call tests share: a MockWebServer and a client pointed at it, whose every call
+// has its events recorded and checked (RecordingEventListener): an event out of order fails the
+// test, and so does a call that started but never ended by the time the test is over.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,6 +13,7 @@
 
 #include "io/gzip_sink.h"
 #include "support/call_fakes.h"
+#include "support/recording_event_listener.h"
 #include "tern/buffer.h"
 #include "tern/client.h"
 #include "tern/mockwebserver/mock_web_server.h"
@@ -25,6 +28,8 @@ using mockwebserver::SocketPolicy;
 
 class CallFixture : public ::testing::Test {
  protected:
+  ~CallFixture() override { events->checkAllCallsEnded(); }
+
   // A request for `path` on the server.
   Request get(std::string_view path = "/") {
     return Request::Builder().url(server.url(path)).build();
@@ -57,8 +62,16 @@ class CallFixture : public ::testing::Test {
   }
 
   MockWebServer server;
+  // Every call's events, checked as they come. Clients made with client.newBuilder() keep it.
+  std::shared_ptr<RecordingEventListener::Factory> events =
+      std::make_shared<RecordingEventListener::Factory>();
   // Short timeouts: a test that would hang fails in seconds instead.
-  Client client = Client::Builder().connectTimeout(5s).readTimeout(5s).writeTimeout(5s).build();
+  Client client = Client::Builder()
+                      .connectTimeout(5s)
+                      .readTimeout(5s)
+                      .writeTimeout(5s)
+                      .eventListenerFactory(events)
+                      .build();
 };
 
 }  // namespace tern::testing

@@ -20,6 +20,7 @@ class DispatcherTest : public ::testing::Test {
   DispatcherTest() {
     client = Client::Builder()
                  .dispatcher(dispatcher)
+                 .eventListenerFactory(events)
                  .addInterceptor([](Interceptor::Chain& chain) {
                    return Response::Builder()
                        .request(chain.request())
@@ -38,6 +39,7 @@ class DispatcherTest : public ::testing::Test {
     dispatcher->setMaxRequests(1000);
     dispatcher->setMaxRequestsPerHost(1000);
     while (executor.size() > 0) executor.run(0);
+    events->checkAllCallsEnded();
   }
 
   std::shared_ptr<Call> newCall(const std::string& url) {
@@ -45,6 +47,8 @@ class DispatcherTest : public ::testing::Test {
   }
   void enqueue(const std::string& url) { newCall(url)->enqueue(callback); }
 
+  std::shared_ptr<RecordingEventListener::Factory> events =
+      std::make_shared<RecordingEventListener::Factory>();
   RecordingExecutor executor;
   std::shared_ptr<Dispatcher> dispatcher = std::make_shared<Dispatcher>(executor.executor());
   std::shared_ptr<RecordingCallback> callback = std::make_shared<RecordingCallback>();
@@ -219,6 +223,7 @@ TEST_F(DispatcherTest, SynchronousCallsCountAsRunningButAreNotLimited) {
   std::shared_ptr<Interceptor> answer = client.interceptors()[0];
   client = Client::Builder()
                .dispatcher(dispatcher)
+               .eventListenerFactory(events)
                .addInterceptor([&](Interceptor::Chain& chain) {
                  std::unique_lock lock(mutex);
                  ++blocked;
@@ -267,6 +272,7 @@ TEST_F(DispatcherTest, DefaultExecutorLimitsConcurrencyPerHost) {
   std::shared_ptr<Interceptor> answer = client.interceptors()[0];
   client = Client::Builder()
                .dispatcher(realDispatcher)
+               .eventListenerFactory(events)
                .addInterceptor([&](Interceptor::Chain& chain) {
                  int now = ++concurrent;
                  int seen = maxConcurrent.load();

@@ -232,7 +232,7 @@ TEST_F(RedirectTest, HttpToHttpsIsFollowedByDefault) {
   auto dns = std::make_shared<FakeDns>();
   dns->set("secure.test", {InetAddress::loopbackIpv4()});
   client = client.newBuilder().dns(dns).build();
-  // Followed: and then refused, since this version has no TLS.
+  // Followed: and then failed, since nothing serves TLS on secure.test's port 443 here.
   EXPECT_THROW(execute(), IOException);
   EXPECT_EQ(server.requestCount(), 1);
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/fd_count.h"
+#include "support/recording_event_listener.h"
 #include "tern/client.h"
 #include "tern/mockwebserver/mock_web_server.h"
 
@@ -219,11 +220,15 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
 
   int baselineFds_ = openFileDescriptorCount();
   std::optional<MockWebServer> server_{std::in_place};
+  // Every call's events are checked too, whatever the fault did to it.
+  std::shared_ptr<RecordingEventListener::Factory> events_ =
+      std::make_shared<RecordingEventListener::Factory>();
   std::optional<Client> client_{Client::Builder()
                                     .connectTimeout(2s)
                                     .readTimeout(kReadTimeout)
                                     .writeTimeout(2s)
                                     .callTimeout(kCallTimeout)
+                                    .eventListenerFactory(events_)
                                     .build()};
 };
 
@@ -270,6 +275,8 @@ TEST_P(FaultMatrixTest, CallEndsAsTheFaultDictatesAndTheNextCallSucceeds) {
     EXPECT_FALSE(next.failure) << *next.failure;
     EXPECT_EQ(next.body, "ok");
   }
+
+  events_->checkAllCallsEnded();
 
   // Everything the cell opened is closed once the client and server are gone.
   client_->connectionPool()->evictAll();

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "support/fd_count.h"
+#include "support/recording_event_listener.h"
 #include "tern/client.h"
 #include "tern/mockwebserver/mock_web_server.h"
 
@@ -124,7 +125,17 @@ class HostileServerTest : public ::testing::Test {
   }
 
   int baselineFds_ = openFileDescriptorCount();
-  Client client_ = Client::Builder().connectTimeout(2s).readTimeout(2s).writeTimeout(2s).build();
+  ~HostileServerTest() override { events_->checkAllCallsEnded(); }
+
+  // Every call's events are checked too, whatever the server did.
+  std::shared_ptr<RecordingEventListener::Factory> events_ =
+      std::make_shared<RecordingEventListener::Factory>();
+  Client client_ = Client::Builder()
+                       .connectTimeout(2s)
+                       .readTimeout(2s)
+                       .writeTimeout(2s)
+                       .eventListenerFactory(events_)
+                       .build();
 };
 
 TEST_F(HostileServerTest, TricklingBodyWithinTheReadTimeoutCompletes) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,6 +91,35 @@ TEST_F(NginxInteropTest, RedirectIsFollowedOnTheSameConnection) {
       runTern({"-w", " %{num_redirects} %{num_connects} %{url_effective}", nginx_->url("/moved")});
   EXPECT_EQ(run.exitCode, 0) << run.err;
   EXPECT_EQ(run.out, "one 1 1 " + nginx_->url("/one.txt"));
+}
+
+TEST_F(NginxInteropTest, TraceEventsShowAFreshAndAReusedConnection) {
+  ToolRun run = runTern({"--trace-events", nginx_->url("/one.txt"), nginx_->url("/two.txt")});
+  EXPECT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out, "onetwo");
+  auto eventsOf = [&](int call) {
+    std::vector<std::string> names;
+    std::istringstream lines(run.err);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream fields(line);
+      std::string ms;
+      int number = -1;
+      std::string name;
+      if (fields >> ms >> number >> name && number == call) names.push_back(name);
+    }
+    return names;
+  };
+  std::vector<std::string> exchange = {
+      "requestHeadersStart", "requestHeadersEnd",  "responseHeadersStart",
+      "responseHeadersEnd",  "followUpDecision",   "responseBodyStart",
+      "responseBodyEnd",     "connectionReleased", "callEnd"};
+  std::vector<std::string> fresh = {"callStart",    "proxySelectStart", "proxySelectEnd",
+                                    "connectStart", "connectEnd",       "connectionAcquired"};
+  fresh.insert(fresh.end(), exchange.begin(), exchange.end());
+  std::vector<std::string> reused = {"callStart", "connectionAcquired"};
+  reused.insert(reused.end(), exchange.begin(), exchange.end());
+  EXPECT_EQ(eventsOf(0), fresh) << run.err;
+  EXPECT_EQ(eventsOf(1), reused) << run.err;
 }
 
 TEST_F(NginxInteropTest, MissingFileFailsWith22) {

@@ -28,6 +28,9 @@ TransferInfo finishedTransfer() {
   info.remoteIp = "93.184.216.34";
   info.remotePort = 443;
   info.numRedirects = 2;
+  info.timeNamelookup = 100us;
+  info.timeConnect = 250us;
+  info.timePretransfer = 300us;
   info.timeStartTransfer = 1500us;
   info.timeTotal = 2s + 345678us + 900ns;
   info.filenameEffective = "out.txt";
@@ -63,6 +66,11 @@ TEST(WriteOutTest, ExpandsTransferVariables) {
 TEST(WriteOutTest, TimesAreSecondsWithSixDecimals) {
   EXPECT_EQ(expand("%{time_total}").out, "2.345678");
   EXPECT_EQ(expand("%{time_starttransfer}").out, "0.001500");
+}
+
+TEST(WriteOutTest, ConnectionPhaseTimes) {
+  EXPECT_EQ(expand("%{time_namelookup} %{time_connect} %{time_appconnect} %{time_pretransfer}").out,
+            "0.000100 0.000250 0.000000 0.000300");
 }
 
 TEST(WriteOutTest, VariableNamesIgnoreCase) { EXPECT_EQ(expand("%{HTTP_Code}").out, "200"); }
@@ -132,7 +140,7 @@ TEST(WriteOutTest, OnErrorStopsOutputOfASuccessfulTransfer) {
 }
 
 TEST(WriteOutTest, UnknownVariableLookupIsNullopt) {
-  EXPECT_EQ(writeOutVariable("time_namelookup", finishedTransfer()), std::nullopt);
+  EXPECT_EQ(writeOutVariable("time_redirect", finishedTransfer()), std::nullopt);
   EXPECT_EQ(writeOutVariable("exitcode", finishedTransfer()), "0");
 }
 

@@ -191,6 +191,10 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   CLI::Option* maxTime = app.add_option("-m,--max-time", "Maximum time for each transfer");
   CLI::Option* writeOutOption =
       app.add_option("-w,--write-out", writeOut, "Output FORMAT after each transfer (@file)");
+  app.add_flag("--trace-events", options.traceEvents,
+               "Every call's events on stderr: <ms> <call#> <event> [details]");
+  CLI::Option* waterfall =
+      app.add_option("--waterfall", "Draw the run's calls as a waterfall chart in FILE.svg");
   app.add_flag("-V,--version", options.showVersion, "Show version number and quit");
   CLI::Option* caCert = app.add_option("--cacert", "CA certificates (PEM) to verify the peer");
   app.add_flag("-k,--insecure", options.insecure, "Do not verify the server's certificate");
@@ -277,7 +281,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   for (auto [option, target] :
        {std::pair{method, &options.method}, std::pair{userAgent, &options.userAgent},
         std::pair{user, &options.user}, std::pair{caCert, &options.caCert},
-        std::pair{clientCert, &options.clientCert}, std::pair{clientKey, &options.clientKey}}) {
+        std::pair{clientCert, &options.clientCert}, std::pair{clientKey, &options.clientKey},
+        std::pair{waterfall, &options.waterfall}}) {
     if (*option) {
       *target = option->as<std::string>();
     }

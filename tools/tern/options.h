@@ -59,6 +59,8 @@ struct Options {
   std::optional<int64_t> maxRedirs;      // --max-redirs; -1 is as many as the client allows.
   std::optional<double> connectTimeout;  // --connect-timeout, seconds.
   std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.
+  bool traceEvents = false;              // --trace-events: every call's events on stderr.
+  std::optional<std::string> waterfall;  // --waterfall FILE.svg: the run as a waterfall chart.
   bool showVersion = false;              // -V/--version
 
   // TLS, as curl's options.

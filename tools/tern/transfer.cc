@@ -23,6 +23,8 @@
 #include "tern/dispatcher.h"
 #include "tern/response.h"
 #include "tls_setup.h"
+#include "transfer_timing.h"
+#include "waterfall.h"
 #include "write_out.h"
 
 namespace tern::tool {
@@ -41,7 +43,7 @@ std::chrono::nanoseconds seconds(double value) {
 }
 
 Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer,
-                  std::ostream& err) {
+                  std::shared_ptr<TransferEvents> events, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
@@ -74,6 +76,7 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
     builder.dispatcher(std::move(dispatcher));
   }
   builder.addNetworkInterceptor(std::move(observer));
+  builder.eventListenerFactory(std::move(events));
   return builder.build();
 }
 
@@ -87,9 +90,11 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
     : options_(options),
       out_(out),
       err_(err),
-      observer_(std::make_shared<NetworkObserver>(
-          options.verbose > 0 ? &err : nullptr, droppedClientHeaders(options), options.maxRedirs)),
-      client_(makeClient(options, observer_, err)) {}
+      observer_(
+          std::make_shared<NetworkObserver>(droppedClientHeaders(options), options.maxRedirs)),
+      events_(std::make_shared<TransferEvents>(options.verbose > 0 ? &err : nullptr,
+                                               options.traceEvents ? &err : nullptr)),
+      client_(makeClient(options, observer_, events_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = kExitOk;
@@ -109,7 +114,7 @@ int TransferRunner::run() {
       return kExitUrlMalformed;
     }
     for (uint64_t j = 0; j < glob->size(); ++j) {
-      Transfer t{spec, glob->at(j), TransferInfo(), FailureContext(), "", Clock::now(), {}};
+      Transfer t{spec, glob->at(j), TransferInfo(), FailureContext(), "", Clock::now(), {}, {}};
       t.info.url = t.expansion.url;
       t.info.urlNumber = urlNumber++;
       if (options_.parallel) {
@@ -121,7 +126,15 @@ int TransferRunner::run() {
       exitCode = t.info.exitCode;
     }
   }
-  if (options_.parallel) return runParallel(parallel);
+  if (options_.parallel) exitCode = runParallel(parallel);
+  if (options_.waterfall) {
+    try {
+      writeWaterfallFile(events_->traces(), *options_.waterfall);
+    } catch (const std::exception& e) {
+      if (options_.showErrors()) err_ << "tern: (" << kExitWriteError << ") " << e.what() << "\n";
+      return kExitWriteError;
+    }
+  }
   return exitCode;
 }
 
@@ -146,14 +159,22 @@ std::optional<Request> TransferRunner::prepare(Transfer& t) {
   }
 }
 
+std::shared_ptr<Call> TransferRunner::newCall(Transfer& t, const Request& request) {
+  std::shared_ptr<Call> call = client_.newCall(request);
+  // The client made the call's listener in newCall(), on this thread: its trace is the latest.
+  t.trace = events_->lastTrace();
+  t.trace->start = t.start;  // -w's times count from the transfer's start, as time_total does.
+  observer_->begin(*call);
+  return call;
+}
+
 void TransferRunner::transfer(Transfer& t) {
   std::optional<Request> request = prepare(t);
   if (!request) {
     end(t);
     return;
   }
-  std::shared_ptr<Call> call = client_.newCall(*request);
-  observer_->begin(*call, t.start);
+  std::shared_ptr<Call> call = newCall(t, *request);
   try {
     Response response = call->execute();
     t.log = observer_->take(*call);
@@ -183,8 +204,7 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
       complete(t, "");
       continue;
     }
-    std::shared_ptr<Call> call = client_.newCall(*request);
-    observer_->begin(*call, t.start);
+    std::shared_ptr<Call> call = newCall(t, *request);
     call->enqueue(Callback::of(
         [this, &t, &complete](Call& call, Response response) {
           t.log = observer_->take(call);
@@ -211,7 +231,6 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
 
 void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out) {
   TransferInfo& info = t.info;
-  info.timeStartTransfer = Clock::now() - t.start;
   const Request& last = response.request();
   info.method = last.method();
   info.urlEffective = last.url().toString();
@@ -265,10 +284,17 @@ void TransferRunner::fail(Transfer& t, std::exception_ptr failure) {
 
 void TransferRunner::end(Transfer& t) {
   TransferInfo& info = t.info;
-  info.numConnects = t.log.newConnections;
-  info.timeAppConnect = t.log.timeAppConnect;
-  info.remoteIp = t.log.remoteIp;
-  info.remotePort = t.log.remotePort;
+  if (t.trace) {
+    info.numConnects = t.trace->newConnections;
+    info.remoteIp = t.trace->remoteIp;
+    info.remotePort = t.trace->remotePort;
+    TransferTimes times = transferTimes(*t.trace);
+    info.timeNamelookup = times.namelookup;
+    info.timeConnect = times.connect;
+    info.timeAppconnect = times.appconnect;
+    info.timePretransfer = times.pretransfer;
+    info.timeStartTransfer = times.starttransfer;
+  }
   for (const std::string& head : t.log.responseHeads) {
     info.sizeHeader += static_cast<int64_t>(head.size());
   }

@@ -10,6 +10,7 @@
 #include "network_observer.h"
 #include "options.h"
 #include "tern/client.h"
+#include "transfer_events.h"
 #include "transfer_info.h"
 #include "url_glob.h"
 
@@ -18,8 +19,10 @@ namespace tern::tool {
 // Runs the transfers a command line asks for, as curl's serial transfers: every URL (each glob
 // expansion in order) through one Client, so keep-alive connections are reused from one URL to
 // the next. Each body goes to stdout or its -o/-O file, headers first with -i or -I; -v writes
-// the exchanges to stderr; -w writes its format after each transfer. A failed transfer prints
-// "tern: (N) message" to stderr (unless -s without -S) and the next URL is still fetched.
+// the exchanges to stderr, and --trace-events every event of every call; -w writes its format
+// after each transfer. A failed transfer prints "tern: (N) message" to stderr (unless -s without
+// -S) and the next URL is still fetched. With --waterfall FILE the run's calls are drawn into
+// FILE at the end (a file that cannot be written is exit code 23).
 //
 // With -Z the transfers run at once, at most --parallel-max of them, as asynchronous calls
 // through the client's dispatcher (so over HTTP/2 they share one connection). As curl -Z does,
@@ -49,8 +52,11 @@ class TransferRunner {
     std::string fileName;
     std::chrono::steady_clock::time_point start;
     ExchangeLog log;  // Taken from the observer once the response arrives or the call fails.
+    std::shared_ptr<CallTrace> trace;  // The call's events, once it is made.
   };
 
+  // The call for `t`'s request, its trace and log begun.
+  std::shared_ptr<Call> newCall(Transfer& t, const Request& request);
   // Fetches one URL on this thread; fills `info`'s exit code and message if it fails.
   void transfer(Transfer& t);
   // Runs every transfer at once (-Z).
@@ -70,6 +76,7 @@ class TransferRunner {
   std::ostream& out_;
   std::ostream& err_;
   std::shared_ptr<NetworkObserver> observer_;
+  std::shared_ptr<TransferEvents> events_;
   Client client_;
 };
 

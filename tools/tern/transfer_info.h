@@ -43,10 +43,13 @@ struct TransferInfo {
   int numConnects = 0;
   int numRedirects = 0;
 
-  // From the transfer's start to the end of the TLS handshake of the first connection it made
-  // (zero for http, and when it reused a connection), as curl's time_appconnect.
-  std::chrono::nanoseconds timeAppConnect{0};
-  // From the transfer's start to the first response's headers, and to its end.
+  // From the transfer's start to: the name resolved, the TCP connection made, the TLS handshake
+  // done, the request about to go out, the first response's first byte (see transfer_timing.h;
+  // 0 for a step that did not happen), and the end.
+  std::chrono::nanoseconds timeNamelookup{0};
+  std::chrono::nanoseconds timeConnect{0};
+  std::chrono::nanoseconds timeAppconnect{0};
+  std::chrono::nanoseconds timePretransfer{0};
   std::chrono::nanoseconds timeStartTransfer{0};
   std::chrono::nanoseconds timeTotal{0};
 

@@ -19,8 +19,9 @@ namespace tern::tool {
 // "tern: unknown --write-out variable: 'name'" to `err` and nothing to the output; any other
 // '%' or '\' sequence is written as it is. Variables: content_type, errormsg, exitcode,
 // filename_effective, http_code, http_version, method, num_connects, num_redirects, remote_ip,
-// remote_port, response_code, scheme, size_download, size_header, size_upload, time_starttransfer,
-// time_total, url, url_effective, urlnum.
+// remote_port, response_code, scheme, size_download, size_header, size_upload, time_appconnect,
+// time_connect, time_namelookup, time_pretransfer, time_starttransfer, time_total, url,
+// url_effective, urlnum.
 void writeOut(std::string_view format, const TransferInfo& info, std::ostream& out,
               std::ostream& err);
 

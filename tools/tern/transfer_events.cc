@@ -1,0 +1,238 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "transfer_events.h"
+
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "message_text.h"
+#include "tern/handshake.h"
+#include "tern/tls_version.h"
+
+namespace tern::tool {
+namespace {
+
+std::string protocolName(std::optional<Protocol> protocol) {
+  return protocol ? std::string(toString(*protocol)) : std::string("null");
+}
+
+std::string addressList(const std::vector<InetAddress>& addresses, bool ipv6) {
+  std::string list;
+  for (const InetAddress& address : addresses) {
+    if (address.isIpv6() != ipv6) continue;
+    list += (list.empty() ? "" : ", ") + address.hostAddress();
+  }
+  return list.empty() ? "(none)" : list;
+}
+
+}  // namespace
+
+// One call's listener: records into its CallTrace and prints -v and --trace-events lines.
+class TransferEventListener final : public EventListener {
+ public:
+  TransferEventListener(TransferEvents& session, std::shared_ptr<CallTrace> trace)
+      : session_(session), trace_(std::move(trace)) {}
+
+  void callStart(Call&) override { record("callStart"); }
+  void dispatcherQueueStart(Call&, Dispatcher&) override { record("dispatcherQueueStart"); }
+  void dispatcherQueueEnd(Call&, Dispatcher&) override { record("dispatcherQueueEnd"); }
+  void proxySelectStart(Call&, const HttpUrl& url) override {
+    port_ = url.port();
+    record("proxySelectStart", url.toString());
+  }
+  void proxySelectEnd(Call&, const HttpUrl&, const std::vector<std::string>& proxies) override {
+    std::string list;
+    for (const std::string& proxy : proxies) list += (list.empty() ? "" : ", ") + proxy;
+    record("proxySelectEnd", "[" + list + "]");
+  }
+  void dnsStart(Call&, const std::string& domainName) override { record("dnsStart", domainName); }
+  void dnsEnd(Call&, const std::string& domainName,
+              const std::vector<InetAddress>& addresses) override {
+    std::string list;
+    for (const InetAddress& address : addresses) {
+      list += (list.empty() ? "" : ", ") + address.hostAddress();
+    }
+    record("dnsEnd", domainName + " [" + list + "]");
+    verbose("* Host " + domainName + ":" + std::to_string(port_) + " was resolved.\n" +
+            "* IPv6: " + addressList(addresses, true) + "\n" +
+            "* IPv4: " + addressList(addresses, false) + "\n");
+  }
+  void connectStart(Call&, const InetSocketAddress& address) override {
+    record("connectStart", address.toString());
+    verbose("*   Trying " + address.toString() + "...\n");
+  }
+  void secureConnectStart(Call&) override { record("secureConnectStart"); }
+  void secureConnectEnd(Call&, const Handshake* handshake) override {
+    if (handshake == nullptr) {
+      record("secureConnectEnd", "null");
+      return;
+    }
+    std::string version(javaName(handshake->tlsVersion()));
+    std::string cipher(handshake->cipherSuite().javaName());
+    record("secureConnectEnd", version + " " + cipher);
+    // curl's lines, printed after "Connected to" once the connection has its number.
+    tlsLines_ = "* SSL connection using " + version + " / " + cipher + "\n";
+    if (std::optional<std::string> subject = handshake->peerPrincipal()) {
+      tlsLines_ += "* Server certificate: subject: " + *subject + "\n";
+    }
+  }
+  void connectEnd(Call&, const InetSocketAddress& address,
+                  std::optional<Protocol> protocol) override {
+    record("connectEnd", address.toString() + " " + protocolName(protocol));
+    std::lock_guard lock(session_.mutex_);
+    ++trace_->newConnections;
+    connectedJustNow_ = true;
+  }
+  void connectFailed(Call&, const InetSocketAddress& address, std::optional<Protocol>,
+                     const IOException& ioe) override {
+    record("connectFailed", address.toString() + " " + ioe.what());
+    verbose("* connect to " + address.address().hostAddress() + " port " +
+            std::to_string(address.port()) + " failed: " + ioe.what() + "\n");
+  }
+  void connectionAcquired(Call&, Connection& connection) override {
+    const InetSocketAddress& remote = connection.remoteAddress();
+    record("connectionAcquired", remote.toString());
+    const std::string& host = connection.route().address().url().host();
+    std::string line;
+    {
+      std::lock_guard lock(session_.mutex_);
+      trace_->remoteIp = remote.address().hostAddress();
+      trace_->remotePort = remote.port();
+      connection_ = session_.connectionNumberLocked(connection, connectedJustNow_);
+      if (connectedJustNow_) {
+        line = "* Connected to " + host + " (" + trace_->remoteIp + ") port " +
+               std::to_string(remote.port()) + " (#" + std::to_string(connection_) + ")\n" +
+               tlsLines_;
+      } else {
+        line = "* Re-using existing connection #" + std::to_string(connection_) + " with host " +
+               host + "\n";
+      }
+      connectedJustNow_ = false;
+      tlsLines_.clear();
+      announced_ = true;
+    }
+    host_ = host;
+    verbose(line);
+  }
+  void connectionReleased(Call&, Connection&) override { record("connectionReleased"); }
+  void requestHeadersStart(Call&) override {
+    record("requestHeadersStart");
+    // A follow-up on the connection the call already holds.
+    if (!announced_ && connection_ >= 0) {
+      verbose("* Re-using existing connection #" + std::to_string(connection_) + " with host " +
+              host_ + "\n");
+    }
+    announced_ = false;
+  }
+  void requestHeadersEnd(Call&, const Request& request) override {
+    record("requestHeadersEnd", request.method() + " " + request.url().toString());
+    verbose(prefixLines(requestHead(request), "> "));
+  }
+  void requestBodyStart(Call&) override { record("requestBodyStart"); }
+  void requestBodyEnd(Call&, int64_t byteCount) override {
+    record("requestBodyEnd", std::to_string(byteCount));
+  }
+  void requestFailed(Call&, const IOException& ioe) override {
+    record("requestFailed", ioe.what());
+  }
+  void responseHeadersStart(Call&) override { record("responseHeadersStart"); }
+  void responseHeadersEnd(Call&, const Response& response) override {
+    record("responseHeadersEnd", std::to_string(response.code()));
+    verbose(prefixLines(
+        responseHead(response.protocol(), response.code(), response.message(), response.headers()),
+        "< "));
+  }
+  void responseBodyStart(Call&) override { record("responseBodyStart"); }
+  void responseBodyEnd(Call&, int64_t byteCount) override {
+    record("responseBodyEnd", std::to_string(byteCount));
+  }
+  void responseFailed(Call&, const IOException& ioe) override {
+    record("responseFailed", ioe.what());
+  }
+  void callEnd(Call&) override { record("callEnd"); }
+  void callFailed(Call&, const IOException& ioe) override { record("callFailed", ioe.what()); }
+  void canceled(Call&) override { record("canceled"); }
+  void satisfactionFailure(Call&, const Response& r) override {
+    record("satisfactionFailure", std::to_string(r.code()));
+  }
+  void cacheHit(Call&, const Response& r) override { record("cacheHit", std::to_string(r.code())); }
+  void cacheMiss(Call&) override { record("cacheMiss"); }
+  void cacheConditionalHit(Call&, const Response& r) override {
+    record("cacheConditionalHit", std::to_string(r.code()));
+  }
+  void retryDecision(Call&, const IOException& exception, bool retry) override {
+    record("retryDecision", std::string(retry ? "retry: " : "no retry: ") + exception.what());
+  }
+  void followUpDecision(Call&, const Response& response, const Request* next) override {
+    record("followUpDecision",
+           std::to_string(response.code()) + " -> " + (next ? next->url().toString() : "none"));
+  }
+
+ private:
+  void record(const char* name, std::string detail = {}) {
+    Clock::time_point now = Clock::now();
+    std::lock_guard lock(session_.mutex_);
+    if (trace_->events.empty()) callStart_ = now;
+    trace_->events.push_back({name, detail, now});
+    if (session_.trace_ == nullptr) return;
+    char ms[32];
+    std::snprintf(ms, sizeof(ms), "%.3f",
+                  std::chrono::duration<double, std::milli>(now - callStart_).count());
+    *session_.trace_ << ms << ' ' << trace_->index << ' ' << name << (detail.empty() ? "" : " ")
+                     << detail << '\n'
+                     << std::flush;
+  }
+
+  void verbose(const std::string& text) {
+    if (session_.verbose_ == nullptr) return;
+    std::lock_guard lock(session_.mutex_);
+    *session_.verbose_ << text << std::flush;
+  }
+
+  TransferEvents& session_;
+  const std::shared_ptr<CallTrace> trace_;
+  Clock::time_point callStart_{};
+  int port_ = 0;                   // The port of the address being planned (for -v's DNS line).
+  bool connectedJustNow_ = false;  // A connectEnd came and its connectionAcquired has not.
+  bool announced_ = false;         // -v said which connection carries the next exchange.
+  int connection_ = -1;            // The number of the connection the call holds.
+  std::string host_;               // Its host.
+  std::string tlsLines_;  // -v's lines about the handshake of the connection just made.
+};
+
+TransferEvents::TransferEvents(std::ostream* verbose, std::ostream* trace)
+    : verbose_(verbose), trace_(trace) {}
+
+std::shared_ptr<EventListener> TransferEvents::create(Call& call) {
+  auto trace = std::make_shared<CallTrace>();
+  trace->url = call.request().url().toString();
+  trace->start = Clock::now();
+  {
+    std::lock_guard lock(mutex_);
+    trace->index = traces_.size();
+    traces_.push_back(trace);
+  }
+  return std::make_shared<TransferEventListener>(*this, std::move(trace));
+}
+
+std::vector<std::shared_ptr<const CallTrace>> TransferEvents::traces() const {
+  std::lock_guard lock(mutex_);
+  return {traces_.begin(), traces_.end()};
+}
+
+std::shared_ptr<CallTrace> TransferEvents::lastTrace() const {
+  std::lock_guard lock(mutex_);
+  return traces_.empty() ? nullptr : traces_.back();
+}
+
+int TransferEvents::connectionNumberLocked(const Connection& connection, bool isNew) {
+  auto it = connectionNumbers_.find(&connection);
+  if (isNew || it == connectionNumbers_.end()) {
+    int number = nextConnectionNumber_++;
+    connectionNumbers_[&connection] = number;
+    return number;
+  }
+  return it->second;
+}
+
+}  // namespace tern::tool

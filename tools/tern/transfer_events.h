@@ -1,0 +1,56 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <ostream>
+#include <vector>
+
+#include "call_trace.h"
+#include "tern/event_listener.h"
+
+namespace tern::tool {
+
+// The tool's EventListener factory: every call of the run gets a listener that records its
+// events in a CallTrace (for -w's times, %{num_connects}, %{remote_ip} and --waterfall), and
+// prints as they happen:
+//  - with -v, curl's "* " information lines ("*   Trying 127.0.0.1:8080...", "* Connected to
+//    host (ip) port N (#0)", "* Re-using existing connection #0 with host h") and the request
+//    and response heads, prefixed "> " and "< ";
+//  - with --trace-events, one line per event: "<ms since callStart> <call#> <eventName>
+//    [details]", e.g. "0.412 0 connectEnd 127.0.0.1:8080 http/1.1".
+// Connections are numbered in the order the run opened them, as curl numbers them.
+//
+// With -Z many calls run at once on the dispatcher's threads (and a call's canceled event may
+// come from the call timeout's thread), so the shared state is locked; a call's own events never
+// overlap. Both streams must outlive the factory.
+class TransferEvents final : public EventListener::Factory {
+ public:
+  // `verbose` is where -v writes, `trace` where --trace-events writes; null for off.
+  TransferEvents(std::ostream* verbose, std::ostream* trace);
+
+  std::shared_ptr<EventListener> create(Call& call) override;
+
+  // Every call's trace so far, in the order the calls were made.
+  std::vector<std::shared_ptr<const CallTrace>> traces() const;
+  // The trace of the call made last (create()'s latest), or null.
+  std::shared_ptr<CallTrace> lastTrace() const;
+
+ private:
+  friend class TransferEventListener;
+
+  // The number of `connection`, assigning the next one if `isNew`. Lock held.
+  int connectionNumberLocked(const Connection& connection, bool isNew);
+
+  std::ostream* const verbose_;
+  std::ostream* const trace_;
+  mutable std::mutex mutex_;  // Guards everything below and the streams.
+  std::vector<std::shared_ptr<CallTrace>> traces_;
+  // Connection numbers by object: a new connection always gets a new number at its
+  // connectionAcquired, so an address that a freed connection had is simply renumbered.
+  std::map<const Connection*, int> connectionNumbers_;
+  int nextConnectionNumber_ = 0;
+};
+
+}  // namespace tern::tool
