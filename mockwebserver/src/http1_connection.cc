@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "http/http_syntax.h"
+#include "http2_server_connection.h"
 #include "io/ascii.h"
 #include "tern/exceptions.h"
 
@@ -91,6 +92,13 @@ void Http1Connection::serve() noexcept {
       handshake_ = ServerTls::handshakeOf(ssl);
       if (const char* name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name)) {
         handshakeServerNames_.emplace_back(name);
+      }
+      if (socket_.tls()->selectedAlpnProtocol() == "h2") {
+        // ALPN chose HTTP/2: the connection is served as such (and closed) from here on.
+        Http2ServerConnection(server_, socket_, connectionIndex_, handshake_,
+                              handshakeServerNames_)
+            .serve();
+        return;
       }
     }
     if (server_.dispatcher()->peek().socketPolicy().is<SocketPolicy::StallSocketAtStart>()) {

@@ -195,11 +195,15 @@ struct Http2ServerConnection::Callbacks {
   }
 };
 
-Http2ServerConnection::Http2ServerConnection(ServerState& server, FileDescriptor fd,
-                                             int connectionIndex)
+Http2ServerConnection::Http2ServerConnection(ServerState& server, ConnectionSocket& socket,
+                                             int connectionIndex,
+                                             std::optional<Handshake> handshake,
+                                             std::vector<std::string> handshakeServerNames)
     : server_(server),
-      socket_(std::move(fd), server.closing()),
+      socket_(socket),
       connectionIndex_(connectionIndex),
+      handshake_(std::move(handshake)),
+      handshakeServerNames_(std::move(handshakeServerNames)),
       goAwayAfterStreams_(server.goAwayAfterStreams()) {
   nghttp2_session_callbacks* callbacks = nullptr;
   if (nghttp2_session_callbacks_new(&callbacks) != 0) throw std::bad_alloc();
@@ -322,7 +326,7 @@ RecordedRequest Http2ServerConnection::recordedRequest(Stream& stream) {
   return RecordedRequest(method + " " + path + " HTTP/2", headers.build(), {},
                          stream.body->receivedByteCount(), stream.body->kept().copy().readUtf8(),
                          stream.sequenceNumber, connectionIndex_, url ? *url : server_.rootUrl(),
-                         nullptr, std::nullopt, {}, stream.id);
+                         nullptr, handshake_, handshakeServerNames_, stream.id);
 }
 
 void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool bodyUnread) {

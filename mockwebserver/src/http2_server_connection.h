@@ -18,6 +18,7 @@
 #include "server_socket.h"
 #include "server_state.h"
 #include "tern/buffer.h"
+#include "tern/handshake.h"
 #include "tern/mockwebserver/mock_response.h"
 #include "tern/mockwebserver/recorded_request.h"
 
@@ -25,8 +26,8 @@ struct nghttp2_session;
 
 namespace tern::mockwebserver::internal {
 
-// Serves HTTP/2 with prior knowledge (RFC 9113 §3.3) on one accepted connection, on nghttp2's
-// server API. The connection's thread reads frames and feeds nghttp2; each request, once
+// Serves HTTP/2 on one accepted connection, with prior knowledge (RFC 9113 §3.3) or over TLS
+// when ALPN chose h2, on nghttp2's server API. The connection's thread reads frames and feeds nghttp2; each request, once
 // complete, is recorded, dispatched and answered on a thread of its own, so delays, throttling
 // and stalls of one response never hold up the other streams (nor the reading of the client's
 // WINDOW_UPDATEs and pings).
@@ -36,7 +37,11 @@ namespace tern::mockwebserver::internal {
 // Http2Connection: one thread at a time writes what nghttp2 has pending.
 class Http2ServerConnection {
  public:
-  Http2ServerConnection(ServerState& server, FileDescriptor fd, int connectionIndex);
+  // Serves on `socket`: cleartext with prior knowledge, or TLS once ALPN chose h2 (then
+  // `handshake` and the SNI names go on every RecordedRequest). `socket` must outlive this.
+  Http2ServerConnection(ServerState& server, ConnectionSocket& socket, int connectionIndex,
+                        std::optional<Handshake> handshake = std::nullopt,
+                        std::vector<std::string> handshakeServerNames = {});
   ~Http2ServerConnection();
   Http2ServerConnection(const Http2ServerConnection&) = delete;
   Http2ServerConnection& operator=(const Http2ServerConnection&) = delete;
@@ -84,8 +89,10 @@ class Http2ServerConnection {
   void joinFinishedResponders(bool all);
 
   ServerState& server_;
-  ConnectionSocket socket_;
+  ConnectionSocket& socket_;
   const int connectionIndex_;
+  const std::optional<Handshake> handshake_;
+  const std::vector<std::string> handshakeServerNames_;
 
   std::mutex mutex_;  // Guards everything below.
   nghttp2_session* session_ = nullptr;

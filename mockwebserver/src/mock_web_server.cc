@@ -143,7 +143,8 @@ void MockWebServer::Impl::serveConnection(FileDescriptor socket, int connectionI
       try {
         std::vector<Protocol> protocols = state.protocols();
         if (protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE) {
-          internal::Http2ServerConnection(state, std::move(socket), connectionIndex).serve();
+          internal::ConnectionSocket connectionSocket(std::move(socket), state.closing());
+          internal::Http2ServerConnection(state, connectionSocket, connectionIndex).serve();
         } else {
           internal::Http1Connection(state, std::move(socket), connectionIndex).serve();
         }

@@ -12,9 +12,10 @@
 namespace tern::mockwebserver::internal {
 namespace {
 
-// The protocols MockWebServer can serve once ALPN picks them. HTTP/2 joins when its server side
-// lands; until then a client offering "h2" is answered with http/1.1.
-bool canServe(Protocol protocol) { return protocol == Protocol::HTTP_1_1; }
+// The protocols MockWebServer can serve once ALPN picks them.
+bool canServe(Protocol protocol) {
+  return protocol == Protocol::HTTP_1_1 || protocol == Protocol::HTTP_2;
+}
 
 }  // namespace
 

@@ -44,6 +44,8 @@ std::shared_ptr<RealConnection> ExchangeFinder::findHealthyConnection(
     candidate->noNewExchanges();
     if (routeSelection_ && routeSelection_->hasNext()) continue;
     if (!routeSelector_ || routeSelector_->hasNext()) continue;
+    // Out of routes: the last connection's own failure says more than "closed", if it has one.
+    if (std::exception_ptr failure = candidate->failure()) std::rethrow_exception(failure);
     throw IOException("exhausted all routes to " + address_.url().toString() +
                       ": the server closed the connection before it could be used");
   }

@@ -195,6 +195,10 @@ bool RealConnection::isHealthy(bool doExtensiveChecks) {
   return socket_->isHealthy(true);
 }
 
+std::exception_ptr RealConnection::failure() {
+  return http2Connection_ ? http2Connection_->failure() : nullptr;
+}
+
 bool RealConnection::hasUnclaimedInput() const noexcept {
   return source_ && source_->buffer().size() > 0;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <exception>
 #include <memory>
 #include <vector>
 
@@ -82,6 +83,10 @@ class RealConnection final : public Connection,
   // (for requests that must not be sent twice, and connections idle a while) also not closed by
   // the peer. Call without the pool lock (the extensive check reads the socket).
   bool isHealthy(bool doExtensiveChecks);
+
+  // Why an HTTP/2 connection failed (say, a TLS alert the server sent after the handshake, as a
+  // TLS 1.3 server refusing the client's certificate does), or null.
+  std::exception_ptr failure();
 
   // Carrier: forbids further exchanges (takes the pool lock), and breaks the socket from any
   // thread.

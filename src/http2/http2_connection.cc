@@ -227,7 +227,9 @@ std::shared_ptr<Http2Stream> Http2Connection::newStream(const HeaderBlock& heade
   std::shared_ptr<Http2Stream> stream;
   {
     std::lock_guard lock(mutex_);
-    if (shutdown_ || failure_ || !session_) {
+    // A failed connection says why (a TLS alert, a reset): a copy, as each stream's failure is.
+    if (failure_) std::rethrow_exception(copyOf(failure_));
+    if (shutdown_ || !session_) {
       throw ConnectionShutdownException("HTTP/2 connection to " + peerName_ + " is shut down");
     }
     if (static_cast<int>(streams_.size()) >= maxConcurrentStreams_) {
@@ -260,7 +262,12 @@ std::shared_ptr<Http2Stream> Http2Connection::newStream(const HeaderBlock& heade
     streams_[id] = stream;
   }
   deliverEvents();
-  flush();
+  try {
+    flush();
+  } catch (const IOException&) {
+    // The write failed the connection and with it this stream, which now holds the failure:
+    // the caller hears it from the stream, as it would from any later write or read.
+  }
   return stream;
 }
 
@@ -270,6 +277,11 @@ bool Http2Connection::isHealthy() {
   // A ping after a read timeout that is still unanswered after a second: degraded.
   return !(degradedPongsReceived_ < degradedPingsSent_ &&
            std::chrono::steady_clock::now() >= degradedPongDeadline_);
+}
+
+std::exception_ptr Http2Connection::failure() {
+  std::lock_guard lock(mutex_);
+  return failure_ ? copyOf(failure_) : nullptr;
 }
 
 bool Http2Connection::isShutdown() {

@@ -80,10 +80,11 @@ class Http2Connection {
 
   // Opens a stream for a request with `headers` (pseudo-headers first, names lower-case); with
   // `hasRequestBody` false the HEADERS frame ends the stream. The frame is written before this
-  // returns (with the connection's write timeout). Throws ConnectionShutdownException if the
-  // connection takes no new streams (shutdown, failed, or already at the peer's
-  // MAX_CONCURRENT_STREAMS, which the peer may have lowered since the call was allocated here),
-  // IOException if writing fails.
+  // returns (with the connection's write timeout). Throws a copy of the connection's failure if
+  // it failed, ConnectionShutdownException if it takes no new streams (shut down, or already at
+  // the peer's MAX_CONCURRENT_STREAMS, which it may have lowered since the call was allocated
+  // here).
+  // If writing the frame fails, the stream is returned failed: its first write or read throws.
   std::shared_ptr<Http2Stream> newStream(const HeaderBlock& headers, bool hasRequestBody);
 
   // False once the connection is shut down or failed, or when a ping sent after a read timeout
@@ -92,6 +93,9 @@ class Http2Connection {
 
   // True once the connection takes no new streams.
   bool isShutdown();
+
+  // Why the connection failed (a copy of the reader's or writer's exception), or null.
+  std::exception_ptr failure();
 
   // The peer's SETTINGS_MAX_CONCURRENT_STREAMS (INT32_MAX until it says).
   int maxConcurrentStreams();

@@ -114,6 +114,7 @@ Http2ExchangeCodec::StatusAndHeaders Http2ExchangeCodec::readHttp2HeadersList(
 
 std::shared_ptr<Http2Stream> Http2ExchangeCodec::stream() const {
   std::lock_guard lock(mutex_);
+  if (!stream_ && openFailure_) std::rethrow_exception(openFailure_);
   if (!stream_) throw std::logic_error("Http2ExchangeCodec: request headers not written yet");
   return stream_;
 }
@@ -125,8 +126,14 @@ void Http2ExchangeCodec::writeRequestHeaders(const Request& request) {
     if (canceled_) throw InterruptedIOException("Canceled");
   }
   bool hasRequestBody = request.body() && permitsRequestBody(request.method());
-  std::shared_ptr<Http2Stream> stream =
-      connection_.newStream(http2HeadersList(request), hasRequestBody);
+  std::shared_ptr<Http2Stream> stream;
+  try {
+    stream = connection_.newStream(http2HeadersList(request), hasRequestBody);
+  } catch (const IOException&) {
+    std::lock_guard lock(mutex_);
+    openFailure_ = std::current_exception();  // What reading a response from it throws.
+    throw;
+  }
   stream->readTimeout().timeout(readTimeout_);
   stream->writeTimeout().timeout(writeTimeout_);
   std::lock_guard lock(mutex_);

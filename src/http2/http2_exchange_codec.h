@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <exception>
 #include <memory>
 #include <mutex>
 
@@ -67,8 +68,9 @@ class Http2ExchangeCodec final : public ExchangeCodec {
   const std::chrono::milliseconds readTimeout_;
   const std::chrono::milliseconds writeTimeout_;
 
-  mutable std::mutex mutex_;  // Guards stream_ and canceled_ against cancel().
+  mutable std::mutex mutex_;  // Guards stream_, openFailure_ and canceled_ against cancel().
   std::shared_ptr<Http2Stream> stream_;
+  std::exception_ptr openFailure_;  // Why the stream could not be opened, if it could not.
   bool canceled_ = false;
 };
 

@@ -51,6 +51,9 @@ TlsCallResult TlsSocket::call(Call&& sslCall) {
     result.socketError = socketBioLastError(bio);
     result.sawEof = socketBioSawEof(bio);
   }
+  // Remembered in the same critical section, so no other thread can see OpenSSL's clean end
+  // that follows a fatal alert before the alert is known.
+  if (result.error == SSL_ERROR_SSL && handshakeDone_) rememberFailureLocked(result);
   return result;
 }
 
@@ -89,6 +92,7 @@ int64_t TlsSocket::TlsSource::read(Buffer& sink, int64_t byteCount) {
   if (!socket_.handshakeDone_) throw std::logic_error("TLS read before the handshake");
   socket_.transport_.checkOpen();
   if (byteCount == 0) return 0;
+  socket_.throwIfFailed();
   if (socket_.inputEnded_) return -1;
   while (true) {
     std::span<std::byte> span = sink.writableSegment(1);
@@ -101,6 +105,7 @@ int64_t TlsSocket::TlsSource::read(Buffer& sink, int64_t byteCount) {
         return static_cast<int64_t>(result.bytes) +
                readDecrypted(sink, byteCount - static_cast<int64_t>(result.bytes));
       case SSL_ERROR_ZERO_RETURN:  // The peer's close_notify: a clean end (RFC 8446 §6.1).
+        socket_.throwIfFailed();     // Or the end after a fatal alert another thread read.
         socket_.inputEnded_ = true;
         return -1;
       case SSL_ERROR_WANT_READ:
@@ -128,7 +133,7 @@ int64_t TlsSocket::TlsSource::readDecrypted(Buffer& sink, int64_t byteCount) {
     TlsCallResult result = socket_.call(
         [&](SSL* ssl, size_t& bytes) { return SSL_read_ex(ssl, span.data(), wanted, &bytes); });
     sink.commitWrite(result.error == SSL_ERROR_NONE ? result.bytes : 0);
-    if (result.error != SSL_ERROR_NONE) break;  // The next read() reports it.
+    if (result.error != SSL_ERROR_NONE) break;  // The next read() reports it (call() kept it).
     total += static_cast<int64_t>(result.bytes);
   }
   return total;
@@ -141,6 +146,7 @@ void TlsSocket::TlsSink::write(Buffer& source, int64_t byteCount) {
   }
   if (!socket_.handshakeDone_) throw std::logic_error("TLS write before the handshake");
   socket_.transport_.checkOpen();
+  socket_.throwIfFailed();
   while (byteCount > 0) {
     // One record's worth (full-size records: fewer headers, MACs and syscalls per byte), taken
     // straight from the first segment when it holds all of it, else gathered from the segments
@@ -168,11 +174,52 @@ void TlsSocket::TlsSink::write(Buffer& source, int64_t byteCount) {
         continue;
       }
       socket_.transport_.checkOpen();
+      if (result.error == SSL_ERROR_SYSCALL) {
+        // The peer closed the connection. An alert it sent first says why better than "Broken
+        // pipe": a TLS 1.3 server refuses the client's certificate after the client's side of
+        // the handshake is done, so the refusal arrives while the client writes its request.
+        char byte;
+        socket_.call([&](SSL* ssl, size_t& bytes) { return SSL_peek_ex(ssl, &byte, 1, &bytes); });
+        socket_.throwIfFailed();  // call() kept the alert, this peek's or the reader's.
+      }
       throwStreamFailure(socket_.ssl(), result, socket_.transport_.peerName(), false);
     }
     source.skip(static_cast<int64_t>(recordSize));
     byteCount -= static_cast<int64_t>(recordSize);
   }
+}
+
+void TlsSocket::rememberFailureLocked(const TlsCallResult& result) {
+  if (!fatalMessage_.empty()) return;
+  // A close without close_notify is not remembered: the socket's own error (a reset, a broken
+  // pipe) says more to a writer than "truncated" does.
+  if (ERR_GET_LIB(result.code) == ERR_LIB_SSL &&
+      ERR_GET_REASON(result.code) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+    return;
+  }
+  try {
+    throwStreamFailure(ssl_.get(), result, transport_.peerName(), true);
+  } catch (const IOException& e) {
+    fatalMessage_ = e.what();
+    fatalKind_ = dynamic_cast<const SSLHandshakeException*>(&e) ? FatalKind::kHandshake
+                 : dynamic_cast<const SSLException*>(&e)        ? FatalKind::kSsl
+                                                                : FatalKind::kIo;
+  }
+}
+
+void TlsSocket::throwIfFailed() const {
+  std::lock_guard lock(sslMutex_);
+  if (fatalMessage_.empty()) return;
+  // A fresh exception per throw: threads never share one.
+  switch (fatalKind_) {
+    case FatalKind::kHandshake:
+      throw SSLHandshakeException(fatalMessage_);
+    case FatalKind::kSsl:
+      throw SSLException(fatalMessage_);
+    case FatalKind::kIo:
+      break;
+  }
+  throw IOException(fatalMessage_);
 }
 
 std::optional<std::string> TlsSocket::selectedAlpnProtocol() const {

@@ -306,7 +306,9 @@ HeldCertificate HeldCertificate::Builder::build() const {
                "setting the serial number failed");
 
   system_clock::time_point now = system_clock::now();
-  system_clock::time_point notBefore = notBefore_.value_or(now);
+  // A second early: OpenSSL verifies with time(), the coarse clock, which can still read the
+  // second before `now` right after build(), making a fresh certificate "not yet valid".
+  system_clock::time_point notBefore = notBefore_.value_or(now - std::chrono::seconds(1));
   system_clock::time_point notAfter =
       notAfter_ ? *notAfter_ : notBefore + (duration_ ? *duration_ : kDefaultDuration);
   setTime(X509_getm_notBefore(x), notBefore, "notBefore");

@@ -79,7 +79,7 @@ TEST_F(TlsConnectionTest, FailHandshakePolicyIsRetriedWithTheFallbackSpec) {
   EXPECT_EQ(failed.requestLine(), "");  // The bookkeeping record of the failed connection.
   EXPECT_EQ(failed.connectionIndex(), 0);
   RecordedRequest served = server.takeRequest();
-  EXPECT_EQ(served.requestLine(), "GET / HTTP/1.1");
+  EXPECT_EQ(served.requestLine(), "GET / HTTP/2");  // ALPN chose h2 on the fallback connection.
   EXPECT_EQ(served.connectionIndex(), 1);
 }
 
@@ -243,6 +243,7 @@ bool resumedSession(Interceptor::Chain& chain) {
 }
 
 TEST_F(TlsConnectionTest, NewConnectionsToTheSameServerResumeTheSession) {
+  server.setProtocols({Protocol::HTTP_1_1});  // A connection per call ("Connection: close").
   std::vector<bool> resumed;
   Client c = clientBuilder()
                  .addNetworkInterceptor([&](Interceptor::Chain& chain) {

@@ -133,12 +133,21 @@ TEST_F(MockWebServerHttpsTest, NoClientAuthAsksForNothing) {
   EXPECT_TRUE(server.takeRequest().handshake()->peerCertificates().empty());
 }
 
-TEST_F(MockWebServerHttpsTest, AlpnSelectsHttp11AmongTheClientsOffers) {
+TEST_F(MockWebServerHttpsTest, AlpnSelectsH2WhenTheClientOffersIt) {
   server.useHttps(certificates.server());
+  server.enqueue(ok());
+  TlsClient client(server, certificates.clientTrust(), {"http/1.1", "h2"});
+  client.handshake();
+  // The server's preference, {HTTP_2, HTTP_1_1} by default, among the client's offers.
+  EXPECT_EQ(client.tls().selectedAlpnProtocol(), "h2");
+}
+
+TEST_F(MockWebServerHttpsTest, AlpnSelectsHttp11WhenTheServerOffersOnlyThat) {
+  server.useHttps(certificates.server());
+  server.setProtocols({Protocol::HTTP_1_1});
   server.enqueue(ok());
   TlsClient client(server, certificates.clientTrust(), {"h2", "http/1.1"});
   client.handshake();
-  // HTTP/2 is in the server's protocols by default but not served yet: http/1.1 it is.
   EXPECT_EQ(client.tls().selectedAlpnProtocol(), "http/1.1");
   EXPECT_THAT(client.get("/"), StartsWith("HTTP/1.1 200 OK\r\n"));
 }

@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "support/call_fakes.h"
+#include "tern/handshake.h"
+#include "tern/tls_version.h"
 
 namespace tern::testing {
 namespace {
@@ -302,7 +304,12 @@ void RecordingEventListener::secureConnectStart(Call& call) {
   record(call, named("secureConnectStart"));
 }
 void RecordingEventListener::secureConnectEnd(Call& call, const Handshake* handshake) {
-  record(call, named("secureConnectEnd", handshake ? "handshake" : "null"));
+  if (handshake == nullptr) {
+    record(call, named("secureConnectEnd", "null"));
+    return;
+  }
+  record(call, named("secureConnectEnd", std::string(javaName(handshake->tlsVersion())) + " " +
+                                             std::string(handshake->cipherSuite().javaName())));
 }
 void RecordingEventListener::connectEnd(Call& call, const InetSocketAddress& address,
                                         std::optional<Protocol> protocol) {

@@ -20,7 +20,8 @@ system_clock::time_point seconds(int64_t s) {
 }
 
 TEST(HeldCertificateTest, DefaultsAreOkHttps) {
-  auto before = std::chrono::floor<std::chrono::seconds>(system_clock::now());
+  // A second early (see HeldCertificate::Builder).
+  auto before = std::chrono::floor<std::chrono::seconds>(system_clock::now()) - 1s;
   HeldCertificate held = HeldCertificate::Builder().build();
   auto after = system_clock::now();
   const Certificate& certificate = held.certificate();
@@ -87,7 +88,8 @@ TEST(HeldCertificateTest, IpAddressesAreWrittenCanonically) {
 }
 
 TEST(HeldCertificateTest, DurationStartsNow) {
-  auto before = std::chrono::floor<std::chrono::seconds>(system_clock::now());
+  // A second early (see HeldCertificate::Builder).
+  auto before = std::chrono::floor<std::chrono::seconds>(system_clock::now()) - 1s;
   HeldCertificate held = HeldCertificate::Builder().duration(std::chrono::hours(24 * 365)).build();
   EXPECT_GE(held.certificate().notBefore(), before);
   EXPECT_EQ(held.certificate().notAfter() - held.certificate().notBefore(), 24h * 365);

@@ -63,7 +63,9 @@ class HeldCertificate {
 };
 
 // Builds a held certificate with reasonable defaults: a new EC P-256 key, serial number 1, a
-// random UUID as the common name, valid for 24 hours from build(), self-signed, not a CA.
+// random UUID as the common name, valid for 24 hours from build() (from a second before it, since
+// OpenSSL checks validity against the coarse system clock, which may lag behind the precise one
+// build() reads), self-signed, not a CA.
 //
 // Every certificate gets the extensions real TLS stacks (OpenSSL, nginx, curl) expect: subject
 // and authority key identifiers; for a CA, critical basicConstraints cA:TRUE with the path length

@@ -113,8 +113,8 @@ class MockWebServer {
   void noClientAuth();
 
   // The protocols the server selects from by ALPN, in its order of preference. Must contain
-  // HTTP_1_1. Default {HTTP_2, HTTP_1_1}; over TLS HTTP/2 is not selected yet (a client
-  // offering h2 is answered with http/1.1). Throws std::invalid_argument without HTTP_1_1,
+  // HTTP_1_1. Default {HTTP_2, HTTP_1_1}: over TLS a client offering h2 is served HTTP/2.
+  // Throws std::invalid_argument without HTTP_1_1,
   // std::logic_error once started. The same list as setProtocols() below.
   void protocols(std::vector<Protocol> protocols);
 
