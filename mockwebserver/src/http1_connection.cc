@@ -95,8 +95,7 @@ void Http1Connection::serve() noexcept {
       }
       if (socket_.tls()->selectedAlpnProtocol() == "h2") {
         // ALPN chose HTTP/2: the connection is served as such (and closed) from here on.
-        Http2ServerConnection(server_, socket_, connectionIndex_, handshake_,
-                              handshakeServerNames_)
+        Http2ServerConnection(server_, socket_, connectionIndex_, handshake_, handshakeServerNames_)
             .serve();
         return;
       }

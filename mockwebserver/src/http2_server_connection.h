@@ -27,10 +27,10 @@ struct nghttp2_session;
 namespace tern::mockwebserver::internal {
 
 // Serves HTTP/2 on one accepted connection, with prior knowledge (RFC 9113 §3.3) or over TLS
-// when ALPN chose h2, on nghttp2's server API. The connection's thread reads frames and feeds nghttp2; each request, once
-// complete, is recorded, dispatched and answered on a thread of its own, so delays, throttling
-// and stalls of one response never hold up the other streams (nor the reading of the client's
-// WINDOW_UPDATEs and pings).
+// when ALPN chose h2, on nghttp2's server API. The connection's thread reads frames and feeds
+// nghttp2; each request, once complete, is recorded, dispatched and answered on a thread of its
+// own, so delays, throttling and stalls of one response never hold up the other streams (nor the
+// reading of the client's WINDOW_UPDATEs and pings).
 //
 // Locks: mutex_ guards the nghttp2 session and every stream's state; it is never held while
 // the socket is read or written or the dispatcher runs. Output goes out as in the client's

@@ -105,7 +105,7 @@ int64_t TlsSocket::TlsSource::read(Buffer& sink, int64_t byteCount) {
         return static_cast<int64_t>(result.bytes) +
                readDecrypted(sink, byteCount - static_cast<int64_t>(result.bytes));
       case SSL_ERROR_ZERO_RETURN:  // The peer's close_notify: a clean end (RFC 8446 §6.1).
-        socket_.throwIfFailed();     // Or the end after a fatal alert another thread read.
+        socket_.throwIfFailed();   // Or the end after a fatal alert another thread read.
         socket_.inputEnded_ = true;
         return -1;
       case SSL_ERROR_WANT_READ:

@@ -121,9 +121,9 @@ class TlsSocket {
   TlsTransport& transport_;
   UniqueSsl ssl_;
   // Remembers the fatal failure `result` describes (SSL_ERROR_SSL after the handshake, such as
-  // an alert from the peer; not an unexpected end of stream), unless one already is, so that every later read and write reports
-  // it too: OpenSSL takes a fatal alert as the end of the stream, and a thread that did not read
-  // it would otherwise see a plain close. sslMutex_ held.
+  // an alert from the peer; not an unexpected end of stream), unless one already is, so that every
+  // later read and write reports it too: OpenSSL takes a fatal alert as the end of the stream, and
+  // a thread that did not read it would otherwise see a plain close. sslMutex_ held.
   void rememberFailureLocked(const TlsCallResult& result);
   // Throws the remembered fatal failure, if there is one.
   void throwIfFailed() const;
@@ -132,8 +132,8 @@ class TlsSocket {
   std::string fatalMessage_;     // The remembered fatal failure's message, or empty.
   enum class FatalKind { kHandshake, kSsl, kIo };
   FatalKind fatalKind_ = FatalKind::kIo;  // Its type: SSLHandshakeException, SSLException...
-  bool handshakeDone_ = false;   // Owner thread, set before the streams are used.
-  bool inputEnded_ = false;      // Reader thread: the peer's close_notify arrived.
+  bool handshakeDone_ = false;            // Owner thread, set before the streams are used.
+  bool inputEnded_ = false;               // Reader thread: the peer's close_notify arrived.
   TlsSource source_{*this};
   TlsSink sink_{*this};
 };

@@ -36,11 +36,13 @@ class EventListenerTlsTest : public EventListenerFixture {
 
   // The events of a successful https GET on a new connection, from connectStart on.
   static Names freshTlsConnection() {
-    return {"connectStart",        "secureConnectStart",   "secureConnectEnd",
-            "connectEnd",          "connectionAcquired",   "requestHeadersStart",
-            "requestHeadersEnd",   "responseHeadersStart", "responseHeadersEnd",
-            "followUpDecision",    "responseBodyStart",    "responseBodyEnd",
-            "connectionReleased",  "callEnd"};
+    return {"connectStart",       "secureConnectStart",
+            "secureConnectEnd",   "connectEnd",
+            "connectionAcquired", "requestHeadersStart",
+            "requestHeadersEnd",  "responseHeadersStart",
+            "responseHeadersEnd", "followUpDecision",
+            "responseBodyStart",  "responseBodyEnd",
+            "connectionReleased", "callEnd"};
   }
 
   TestCertificates certificates;
@@ -166,10 +168,8 @@ TEST_F(EventListenerTlsTest, RedirectFromHttpsToHttpReportsBothConnections) {
   MockWebServer plain;
   plain.enqueue(body("cleartext"));
   server.setProtocols({Protocol::HTTP_1_1});
-  server.enqueue(MockResponse::Builder()
-                     .code(302)
-                     .addHeader("Location", plain.url("/").toString())
-                     .build());
+  server.enqueue(
+      MockResponse::Builder().code(302).addHeader("Location", plain.url("/").toString()).build());
   EXPECT_EQ(fetch(), "cleartext");
   EXPECT_EQ(listener()->count("connectStart"), 2);
   EXPECT_EQ(listener()->count("secureConnectStart"), 1);
@@ -236,11 +236,11 @@ TEST_F(EventListenerHttp2Test, ConcurrentCallsEachAcquireTheOneConnection) {
 
 TEST_F(EventListenerHttp2Test, BodiesAreCountedInBytes) {
   server.enqueue(body("0123456789"));
-  Response response = client.newCall(Request::Builder()
-                                         .url(server.url("/"))
-                                         .post(RequestBody::create("hello"))
-                                         .build())
-                          ->execute();
+  Response response =
+      client
+          .newCall(
+              Request::Builder().url(server.url("/")).post(RequestBody::create("hello")).build())
+          ->execute();
   EXPECT_EQ(response.body()->string(), "0123456789");
   EXPECT_EQ(listener()->find("requestBodyEnd")->byteCount, 5);
   EXPECT_EQ(listener()->find("responseBodyEnd")->byteCount, 10);

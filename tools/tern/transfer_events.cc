@@ -197,7 +197,7 @@ class TransferEventListener final : public EventListener {
   bool announced_ = false;         // -v said which connection carries the next exchange.
   int connection_ = -1;            // The number of the connection the call holds.
   std::string host_;               // Its host.
-  std::string tlsLines_;  // -v's lines about the handshake of the connection just made.
+  std::string tlsLines_;           // -v's lines about the handshake of the connection just made.
 };
 
 TransferEvents::TransferEvents(std::ostream* verbose, std::ostream* trace)
