@@ -175,6 +175,7 @@ void RealConnection::onSettings(int maxConcurrentStreams) {
 void RealConnection::onShutdown() {
   std::lock_guard lock(pool_.mutex());
   noNewExchanges_ = true;
+  pool_.connectionShutDownLocked(*this);
 }
 
 bool RealConnection::isHealthy(bool doExtensiveChecks) {

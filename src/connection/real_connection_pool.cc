@@ -31,6 +31,10 @@ RealConnectionPool::RealConnectionPool(std::shared_ptr<TaskRunner> taskRunner,
 }
 
 RealConnectionPool::~RealConnectionPool() {
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;  // No more scheduling on cleanupQueue_.
+  }
   cleanupQueue_.reset();  // Drops the task, or waits for it to finish: it uses `this`.
   std::vector<std::shared_ptr<RealConnection>> connections;
   {
@@ -166,6 +170,9 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
       }
       ++idleConnectionCount;
       std::chrono::nanoseconds idleDuration = now - connection->idleAtNanosLocked();
+      // Idle and taking no new exchanges (an HTTP/2 connection that shut down or failed): of no
+      // use to anyone, it goes first.
+      if (connection->noNewExchangesLocked()) idleDuration = std::chrono::nanoseconds::max();
       if (idleDuration > longestIdleDuration) {
         longestIdleDuration = idleDuration;
         longestIdleConnection = connection;
@@ -190,6 +197,12 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
   }
   if (toClose) toClose->closeSocket();
   return result;
+}
+
+void RealConnectionPool::connectionShutDownLocked(RealConnection& connection) {
+  if (!closing_ && connection.callsLocked().empty()) {
+    scheduleCleanupLocked(std::chrono::nanoseconds(0));
+  }
 }
 
 void RealConnectionPool::scheduleCleanupLocked(std::chrono::nanoseconds delay) {

@@ -88,6 +88,11 @@ class RealConnectionPool {
   // Every connection, in use or idle (a snapshot).
   std::vector<std::shared_ptr<RealConnection>> connections() const;
 
+  // `connection` takes no new exchanges any more (an HTTP/2 connection that shut down or
+  // failed): if no call holds it, the cleanup task closes it now rather than when it would have
+  // expired. Pool lock held.
+  void connectionShutDownLocked(RealConnection& connection);
+
  private:
   // Makes the cleanup task run within `delay` (sooner if it already waits for an earlier time).
   void scheduleCleanupLocked(std::chrono::nanoseconds delay);
@@ -97,6 +102,7 @@ class RealConnectionPool {
   const std::chrono::nanoseconds keepAliveDuration_;
   std::shared_ptr<Task> cleanupTask_;
   std::unique_ptr<TaskQueue> cleanupQueue_;
+  bool closing_ = false;  // The destructor runs: cleanupQueue_ is going away. Guarded by mutex_.
 
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<RealConnection>> connections_;  // Guarded by mutex_.

@@ -363,7 +363,8 @@ TEST_P(FaultMatrixTest, CallEndsAsTheFaultDictatesAndTheNextCallSucceeds) {
         return outcome.failure->find(message) != std::string::npos;
       })) << *outcome.failure;
       // A connection that broke is never pooled. (An HTTP/2 connection leaves the pool when
-      // its reader thread sees the break, which may come just after the stream's failure.)
+      // its reader thread has seen the break, which may come just after the stream's failure,
+      // and the pool's cleanup has run.)
       if (!fault().keepsConnection) {
         const auto deadline = std::chrono::steady_clock::now() + 2s;
         while (client_->connectionPool()->idleConnectionCount() != 0 &&
