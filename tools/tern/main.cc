@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
     return tern::tool::kExitOk;
   }
   try {
-    tern::tool::TransferRunner runner(options, std::cout, std::cerr);
+    tern::tool::TransferRunner runner(options, std::cout, std::cerr,
+                                      tern::tool::Terminal::detect());
     return runner.run();
   } catch (const tern::tool::ToolException& e) {
     // A client that could not be set up from the command line's files (--cacert, --cert).
