@@ -95,7 +95,8 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       observer_(
           std::make_shared<NetworkObserver>(droppedClientHeaders(options), options.maxRedirs)),
       events_(std::make_shared<TransferEvents>(options.verbose > 0 ? &err : nullptr,
-                                               options.traceEvents ? &err : nullptr)),
+                                               options.traceEvents ? &err : nullptr,
+                                               options.waterfall || options.demo)),
       client_(makeClient(options, observer_, events_, err)) {}
 
 int TransferRunner::run() {
@@ -260,8 +261,9 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
   bool failed = options_.fail && response.code() >= 400;
   bool showHeads = options_.include || options_.head;
   if (!failed || showHeads) {
-    std::unique_ptr<Output> output =
-        t.fileName.empty() ? std::make_unique<Output>(out) : std::make_unique<Output>(t.fileName);
+    std::unique_ptr<Output> output = t.fileName.empty()
+                                         ? std::make_unique<Output>(out)
+                                         : std::make_unique<Output>(t.fileName, &files_);
     if (showHeads) {
       for (const std::string& head : t.log.responseHeads) {
         output->write(head);

@@ -9,6 +9,7 @@
 #include "exit_code.h"
 #include "network_observer.h"
 #include "options.h"
+#include "output.h"
 #include "progress_meter.h"
 #include "terminal.h"
 #include "tern/client.h"
@@ -84,6 +85,7 @@ class TransferRunner {
   std::ostream& out_;
   std::ostream& err_;
   const Terminal terminal_;
+  OutputFiles files_;
   std::optional<ProgressMeter> meter_;  // Made for the first transfer that shows one.
   std::shared_ptr<NetworkObserver> observer_;
   std::shared_ptr<TransferEvents> events_;
