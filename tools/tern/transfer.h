@@ -50,6 +50,9 @@ class TransferRunner {
   // succeeded), or 3 if a URL's glob was bad.
   int run();
 
+  // The traces of the run's calls, in order (with --waterfall or --demo; else the last only).
+  std::vector<std::shared_ptr<const CallTrace>> traces() const { return events_->traces(); }
+
  private:
   // One transfer in progress.
   struct Transfer {
