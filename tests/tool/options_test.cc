@@ -299,5 +299,30 @@ TEST(OptionsTlsTest, KeyWithoutCertIsAUsageError) {
   EXPECT_THAT(parsed.err, HasSubstr("option --key: needs --cert"));
 }
 
+TEST(OptionsProgressTest, HashSelectsTheProgressBar) {
+  Parsed parsed = parse({"-#", "http://a/"});
+  EXPECT_EQ(parsed.commandLine.exitCode, std::nullopt) << parsed.err;
+  EXPECT_TRUE(parsed.options().progressBar);
+  EXPECT_TRUE(parse({"--progress-bar", "http://a/"}).options().progressBar);
+  EXPECT_FALSE(parse({"http://a/"}).options().progressBar);
+}
+
+TEST(OptionsProgressTest, HashAfterAnOptionThatTakesAValueIsThatValue) {
+  Parsed parsed = parse({"-d", "-#", "http://a/"});
+  EXPECT_EQ(parsed.commandLine.exitCode, std::nullopt) << parsed.err;
+  EXPECT_FALSE(parsed.options().progressBar);
+  EXPECT_EQ(parsed.options().data, "-#");
+}
+
+TEST(OptionsProgressTest, NoProgressMeter) {
+  EXPECT_TRUE(parse({"--no-progress-meter", "http://a/"}).options().noProgressMeter);
+}
+
+TEST(OptionsProgressTest, DemoNeedsNoUrl) {
+  Parsed parsed = parse({"--demo"});
+  EXPECT_EQ(parsed.commandLine.exitCode, std::nullopt) << parsed.err;
+  EXPECT_TRUE(parsed.options().demo);
+}
+
 }  // namespace
 }  // namespace tern::tool

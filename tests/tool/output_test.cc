@@ -106,5 +106,47 @@ TEST(OutputTest, FailedStreamIsExit23) {
   }
 }
 
+TEST(OutputFilesTest, EachTransferTruncatesARegularFile) {
+  TempDir dir;
+  std::string path = (dir.path() / "body").string();
+  OutputFiles files;
+  {
+    Output first(path, &files);
+    first.write("a longer first body");
+    first.finish();
+  }
+  Output second(path, &files);
+  second.write("second");
+  second.finish();
+  EXPECT_EQ(dir.read("body"), "second");
+}
+
+TEST(OutputFilesTest, ADeviceStaysOpenForTheRun) {
+  OutputFiles files;
+  auto [first, closeFirst] = files.open("/dev/null");
+  auto [second, closeSecond] = files.open("/dev/null");
+  EXPECT_EQ(first, second);
+  EXPECT_FALSE(closeFirst);
+  EXPECT_FALSE(closeSecond);
+  // An output on the kept device writes and finishes without closing it.
+  {
+    Output output("/dev/null", &files);
+    output.write("discarded");
+    output.finish();
+  }
+  EXPECT_EQ(files.open("/dev/null").first, first);
+}
+
+TEST(OutputFilesTest, WriteFailureOnAKeptDeviceIsExit23) {
+  OutputFiles files;
+  Output output("/dev/full", &files);
+  try {
+    output.write("x");
+    FAIL() << "writing to /dev/full succeeded";
+  } catch (const ToolException& e) {
+    EXPECT_EQ(e.exitCode(), kExitWriteError);
+  }
+}
+
 }  // namespace
 }  // namespace tern::tool

@@ -15,7 +15,7 @@ using Clock = std::chrono::steady_clock;
 // One event a call reported, as the tool keeps it: the EventListener callback's name, a short
 // description of what it carried, and when it came.
 struct TraceEvent {
-  std::string name;
+  std::string_view name;  // A string literal (no allocation per event).
   std::string detail;
   Clock::time_point at;
 };

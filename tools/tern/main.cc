@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "demo.h"
 #include "exit_code.h"
 #include "options.h"
 #include "tern/tern.h"
@@ -45,7 +46,9 @@ int main(int argc, char** argv) {
     return tern::tool::kExitOk;
   }
   try {
-    tern::tool::TransferRunner runner(options, std::cout, std::cerr);
+    if (options.demo) return tern::tool::runDemo(std::cout);
+    tern::tool::TransferRunner runner(options, std::cout, std::cerr,
+                                      tern::tool::Terminal::detect());
     return runner.run();
   } catch (const tern::tool::ToolException& e) {
     // A client that could not be set up from the command line's files (--cacert, --cert).

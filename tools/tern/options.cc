@@ -196,6 +196,10 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   CLI::Option* waterfall =
       app.add_option("--waterfall", "Draw the run's calls as a waterfall chart in FILE.svg");
   app.add_flag("-V,--version", options.showVersion, "Show version number and quit");
+  app.add_flag("--progress-bar", options.progressBar, "Display transfer progress as a bar (-#)");
+  app.add_flag("--no-progress-meter", options.noProgressMeter, "Do not show the progress meter");
+  app.add_flag("--demo", options.demo,
+               "Fetch a few URLs from an in-process HTTPS server and explain what happened");
   CLI::Option* caCert = app.add_option("--cacert", "CA certificates (PEM) to verify the peer");
   app.add_flag("-k,--insecure", options.insecure, "Do not verify the server's certificate");
   CLI::Option* pinnedPubKey =
@@ -219,7 +223,16 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   CLI::Option* parallelMax =
       app.add_option("--parallel-max", "Maximum concurrency for parallel transfers (50)");
 
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back.
+  // CLI11 takes no '#' as a short option name, so -# is spelled out (unless it is the value of
+  // the option before it, as in -d -#).
+  std::vector<std::string> spelled = args;
+  for (size_t i = 0; i < spelled.size(); ++i) {
+    const CLI::Option* before = i > 0 ? app.get_option_no_throw(args[i - 1]) : nullptr;
+    if (args[i] == "-#" && (before == nullptr || before->get_type_size() == 0)) {
+      spelled[i] = "--progress-bar";
+    }
+  }
+  std::vector<std::string> reversed(spelled.rbegin(), spelled.rend());  // CLI11 parses backwards.
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp& e) {
@@ -426,7 +439,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
     return result;
   }
 
-  if (options.showVersion) {
+  if (options.showVersion || options.demo) {
     return result;
   }
   if (options.urls.empty()) {

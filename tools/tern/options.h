@@ -62,6 +62,9 @@ struct Options {
   bool traceEvents = false;              // --trace-events: every call's events on stderr.
   std::optional<std::string> waterfall;  // --waterfall FILE.svg: the run as a waterfall chart.
   bool showVersion = false;              // -V/--version
+  bool progressBar = false;              // -#/--progress-bar: a bar instead of the meter.
+  bool noProgressMeter = false;          // --no-progress-meter: no meter, messages still shown.
+  bool demo = false;                     // --demo: the offline showcase (see demo.h); needs no URL.
 
   // TLS, as curl's options.
   std::optional<std::string> caCert;  // --cacert FILE: PEM roots to trust instead of the system's.

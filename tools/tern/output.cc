@@ -1,10 +1,16 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "output.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <tuple>
+#include <utility>
 
 #include "exit_code.h"
 
@@ -51,18 +57,40 @@ std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansio
   return "";
 }
 
-Output::Output(std::ostream& stream) : stream_(&stream) {}
-
-Output::Output(const std::string& fileName)
-    : file_(std::fopen(fileName.c_str(), "wb")), fileName_(fileName) {
-  if (file_ == nullptr) {
-    failToWrite(fileName_, errno);
+OutputFiles::~OutputFiles() {
+  for (const auto& [name, fd] : devices_) {
+    ::close(fd);  // Nothing is buffered: every write went out with write(2).
   }
 }
 
+std::pair<int, bool> OutputFiles::open(const std::string& fileName) {
+  std::lock_guard lock(mutex_);
+  if (auto kept = devices_.find(fileName); kept != devices_.end()) return {kept->second, false};
+  int fd = ::open(fileName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) failToWrite(fileName, errno);
+  struct stat status {};
+  if (::fstat(fd, &status) == 0 && S_ISCHR(status.st_mode)) {
+    devices_.emplace(fileName, fd);
+    return {fd, false};
+  }
+  return {fd, true};
+}
+
+Output::Output(std::ostream& stream) : stream_(&stream) {}
+
+Output::Output(const std::string& fileName, OutputFiles* files) : fileName_(fileName) {
+  if (files != nullptr) {
+    std::tie(fd_, closeFd_) = files->open(fileName);
+    return;
+  }
+  fd_ = ::open(fileName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0) failToWrite(fileName_, errno);
+  closeFd_ = true;
+}
+
 Output::~Output() {
-  if (file_ != nullptr) {
-    std::fclose(file_);  // A failure here was reported by finish(), or the transfer failed.
+  if (fd_ >= 0 && closeFd_) {
+    ::close(fd_);  // A failure here was reported by finish(), or the transfer failed.
   }
 }
 
@@ -76,11 +104,15 @@ void Output::write(std::string_view bytes) {
     }
     return;
   }
-  if (file_ == nullptr) {
+  if (fd_ < 0) {
     throw std::logic_error("Output::write after finish()");
   }
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
-    failToWrite(fileName_, errno);
+  // Unbuffered: the caller writes a body in chunks of up to 64 KiB, as they arrive.
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) failToWrite(fileName_, n < 0 ? errno : 0);
+    bytes.remove_prefix(static_cast<size_t>(n));
   }
 }
 
@@ -91,12 +123,11 @@ void Output::finish() {
     }
     return;
   }
-  if (file_ == nullptr) {
+  if (fd_ < 0) {
     return;
   }
-  int result = std::fclose(file_);
-  file_ = nullptr;
-  if (result != 0) {
+  int fd = std::exchange(fd_, -1);
+  if (closeFd_ && ::close(fd) != 0) {
     failToWrite(fileName_, errno);
   }
 }

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "options.h"
 #include "url_glob.h"
@@ -22,16 +24,37 @@ std::string remoteFileName(std::string_view url);
 // replaced, the remote name for -O, or "" for stdout (also for "-o -").
 std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansion);
 
+// The files a run's transfers write their bodies to. Each transfer's file is created (or
+// truncated) for it, as curl does; but a character device (/dev/null, a terminal) is opened
+// once and kept open for the rest of the run, since there is nothing to truncate: `tern -o
+// /dev/null 'URL?[1-20000]'` then costs one write(2) per transfer instead of an open, a write and
+// a close. Thread-safe (-Z transfers share one).
+class OutputFiles {
+ public:
+  OutputFiles() = default;
+  OutputFiles(const OutputFiles&) = delete;
+  OutputFiles& operator=(const OutputFiles&) = delete;
+  ~OutputFiles();
+
+  // A descriptor open for writing `fileName`, and true if the caller must close it (false for a
+  // kept device). Throws ToolException (exit 23) naming the file and the system's reason if it
+  // cannot be opened.
+  std::pair<int, bool> open(const std::string& fileName);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, int> devices_;  // Kept character devices by name.
+};
+
 // Where one transfer writes what it outputs (the -i headers, then the body): stdout, or a file,
-// created (or truncated) when the output is constructed. Counts the bytes written. Not
-// thread-safe; one per transfer.
+// created (or truncated) when the output is constructed. Not thread-safe; one per transfer.
 class Output {
  public:
   // Writes to `stream` (stdout in the tool), which must outlive this.
   explicit Output(std::ostream& stream);
-  // Creates the file `fileName`. Throws ToolException (exit 23) naming it and the system's
-  // reason if it cannot be created.
-  explicit Output(const std::string& fileName);
+  // Creates the file `fileName` (through `files`, which must outlive this, if given). Throws
+  // ToolException (exit 23) naming it and the system's reason if it cannot be created.
+  explicit Output(const std::string& fileName, OutputFiles* files = nullptr);
   Output(const Output&) = delete;
   Output& operator=(const Output&) = delete;
   ~Output();
@@ -43,7 +66,8 @@ class Output {
 
  private:
   std::ostream* stream_ = nullptr;  // Stdout, or null for a file.
-  std::FILE* file_ = nullptr;       // The file, until finish() closes it.
+  int fd_ = -1;                     // The file, until finish().
+  bool closeFd_ = false;            // False for a device OutputFiles keeps open.
   std::string fileName_;            // For messages; empty for stdout.
 };
 

@@ -9,6 +9,9 @@
 #include "exit_code.h"
 #include "network_observer.h"
 #include "options.h"
+#include "output.h"
+#include "progress_meter.h"
+#include "terminal.h"
 #include "tern/client.h"
 #include "transfer_events.h"
 #include "transfer_info.h"
@@ -29,18 +32,26 @@ namespace tern::tool {
 // each transfer's output (its stdout body, error message and -w text) is written whole when it
 // completes, so outputs come in completion order and never interleave.
 //
+// A transfer shows curl's progress meter (or -#'s bar) on `err` when progressMeterStyle() says
+// so for `terminal`: nothing in its first second, then a line a second, ended when it is over.
+//
 // The client follows redirects (as OkHttp does; -L changes nothing), limited by --max-redirs;
 // --connect-timeout is its connect timeout and -m its call timeout (so it covers every redirect
 // of a transfer and the reading of the body). Reads and writes have no timeout of their own,
 // as in curl.
 class TransferRunner {
  public:
-  // `out` receives bodies and -w output, `err` messages and -v; both must outlive the runner.
-  TransferRunner(const Options& options, std::ostream& out, std::ostream& err);
+  // `out` receives bodies and -w output, `err` messages, -v and the progress meter; both must
+  // outlive the runner. `terminal` says which of them are terminals (none, by default).
+  TransferRunner(const Options& options, std::ostream& out, std::ostream& err,
+                 Terminal terminal = {});
 
   // Runs every transfer and returns the exit code of the last one, as curl does (0 if it
   // succeeded), or 3 if a URL's glob was bad.
   int run();
+
+  // The traces of the run's calls, in order (with --waterfall or --demo; else the last only).
+  std::vector<std::shared_ptr<const CallTrace>> traces() const { return events_->traces(); }
 
  private:
   // One transfer in progress.
@@ -53,6 +64,7 @@ class TransferRunner {
     std::chrono::steady_clock::time_point start;
     ExchangeLog log;  // Taken from the observer once the response arrives or the call fails.
     std::shared_ptr<CallTrace> trace;  // The call's events, once it is made.
+    ProgressMeter* meter = nullptr;    // The progress meter, if this transfer shows one.
   };
 
   // The call for `t`'s request, its trace and log begun.
@@ -75,6 +87,9 @@ class TransferRunner {
   const Options& options_;
   std::ostream& out_;
   std::ostream& err_;
+  const Terminal terminal_;
+  OutputFiles files_;
+  std::optional<ProgressMeter> meter_;  // Made for the first transfer that shows one.
   std::shared_ptr<NetworkObserver> observer_;
   std::shared_ptr<TransferEvents> events_;
   Client client_;

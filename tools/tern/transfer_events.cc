@@ -174,13 +174,14 @@ class TransferEventListener final : public EventListener {
     Clock::time_point now = Clock::now();
     std::lock_guard lock(session_.mutex_);
     if (trace_->events.empty()) callStart_ = now;
-    trace_->events.push_back({name, detail, now});
+    trace_->events.push_back({name, std::move(detail), now});
     if (session_.trace_ == nullptr) return;
+    const std::string& text = trace_->events.back().detail;
     char ms[32];
     std::snprintf(ms, sizeof(ms), "%.3f",
                   std::chrono::duration<double, std::milli>(now - callStart_).count());
-    *session_.trace_ << ms << ' ' << trace_->index << ' ' << name << (detail.empty() ? "" : " ")
-                     << detail << '\n'
+    *session_.trace_ << ms << ' ' << trace_->index << ' ' << name << (text.empty() ? "" : " ")
+                     << text << '\n'
                      << std::flush;
   }
 
@@ -202,16 +203,18 @@ class TransferEventListener final : public EventListener {
   std::string tlsLines_;  // -v's lines about the handshake of the connection just made.
 };
 
-TransferEvents::TransferEvents(std::ostream* verbose, std::ostream* trace)
-    : verbose_(verbose), trace_(trace) {}
+TransferEvents::TransferEvents(std::ostream* verbose, std::ostream* trace, bool keepTraces)
+    : verbose_(verbose), trace_(trace), keepTraces_(keepTraces) {}
 
 std::shared_ptr<EventListener> TransferEvents::create(Call& call) {
   auto trace = std::make_shared<CallTrace>();
   trace->url = call.request().url().toString();
   trace->start = Clock::now();
+  trace->events.reserve(24);  // A call without redirects or retries reports about 16 events.
   {
     std::lock_guard lock(mutex_);
-    trace->index = traces_.size();
+    trace->index = callCount_++;
+    if (!keepTraces_) traces_.clear();
     traces_.push_back(trace);
   }
   return std::make_shared<TransferEventListener>(*this, std::move(trace));

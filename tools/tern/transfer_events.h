@@ -27,12 +27,15 @@ namespace tern::tool {
 // overlap. Both streams must outlive the factory.
 class TransferEvents final : public EventListener::Factory {
  public:
-  // `verbose` is where -v writes, `trace` where --trace-events writes; null for off.
-  TransferEvents(std::ostream* verbose, std::ostream* trace);
+  // `verbose` is where -v writes, `trace` where --trace-events writes; null for off. With
+  // `keepTraces` every call's trace is kept for traces(); without, only the latest (a run of
+  // many URLs then holds no memory per call).
+  TransferEvents(std::ostream* verbose, std::ostream* trace, bool keepTraces = true);
 
   std::shared_ptr<EventListener> create(Call& call) override;
 
-  // Every call's trace so far, in the order the calls were made.
+  // Every call's trace so far, in the order the calls were made (with keepTraces; else the
+  // latest only).
   std::vector<std::shared_ptr<const CallTrace>> traces() const;
   // The trace of the call made last (create()'s latest), or null.
   std::shared_ptr<CallTrace> lastTrace() const;
@@ -45,8 +48,10 @@ class TransferEvents final : public EventListener::Factory {
 
   std::ostream* const verbose_;
   std::ostream* const trace_;
+  const bool keepTraces_;
   mutable std::mutex mutex_;  // Guards everything below and the streams.
   std::vector<std::shared_ptr<CallTrace>> traces_;
+  size_t callCount_ = 0;
   // Connection numbers by object: a new connection always gets a new number at its
   // connectionAcquired, so an address that a freed connection had is simply renumbered.
   std::map<const Connection*, int> connectionNumbers_;
