@@ -1,8 +1,8 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // A server that breaks HTTP/2 and then keeps its connection open: the client's answer (a GOAWAY
 // with the error, RFC 9113 §5.4.1) ends the connection, so the calls on it fail at once with a
-// ProtocolException instead of waiting for a response that nghttp2 would never read. Found by
-// http2_frames_fuzzer (a server silent after its bad frame left the streams waiting).
+// ProtocolException instead of waiting for a response that nghttp2 would never read. Found
+// while seeding http2_frames_fuzzer: with such a server silent afterwards, the streams waited.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
