@@ -6,9 +6,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/call_fakes.h"
@@ -16,6 +20,7 @@
 #include "tern/certificate_pinner.h"
 #include "tern/client.h"
 #include "tern/connection_pool.h"
+#include "tern/event_listener.h"
 #include "tern/exceptions.h"
 #include "tern/hostname_verifier.h"
 #include "tern/inet_address.h"
@@ -43,6 +48,13 @@ class OneShotBody final : public RequestBody {
   bool isOneShot() const override { return true; }
 };
 
+// Counts connect attempts.
+class ConnectCounter final : public EventListener {
+ public:
+  void connectStart(Call&, const InetSocketAddress&) override { ++count; }
+  std::atomic<int> count{0};
+};
+
 class Http2CoalescingTest : public ::testing::Test {
  protected:
   Http2CoalescingTest() {
@@ -61,6 +73,7 @@ class Http2CoalescingTest : public ::testing::Test {
   Client::Builder clientBuilder() {
     return Client::Builder()
         .dns(dns)
+        .eventListener(connects)
         .handshakeCertificates(
             tls::HandshakeCertificates::Builder().addTrustedCertificate(root.certificate()).build())
         .connectTimeout(5s)
@@ -102,6 +115,7 @@ class Http2CoalescingTest : public ::testing::Test {
                                          .signedBy(root)
                                          .build();
   std::shared_ptr<FakeDns> dns = std::make_shared<FakeDns>();
+  std::shared_ptr<ConnectCounter> connects = std::make_shared<ConnectCounter>();
   MockWebServer server;
   Client client = Client::Builder().build();
 };
@@ -112,6 +126,7 @@ TEST_F(Http2CoalescingTest, CoalescesOntoConnectionWhoseCertificateCoversTheHost
   EXPECT_EQ(fetch(url("primary.example")), "a");
   EXPECT_EQ(fetch(url("san.example")), "b");
   EXPECT_EQ(connectionCount(), 1);
+  EXPECT_EQ(connects->count, 1);  // Found in the pool once san.example resolved.
 
   RecordedRequest first = server.takeRequest();
   RecordedRequest second = server.takeRequest();
@@ -160,6 +175,52 @@ TEST_F(Http2CoalescingTest, ConcurrentCallsForBothHostsShareOneConnection) {
   for (int i = 0; i < 21; ++i) EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
 }
 
+// Listens to two calls so that both connect at once: san.example's starts connecting while
+// primary.example's handshake waits, and finishes only after primary.example's connection is
+// pooled.
+class ConnectRace final : public EventListener {
+ public:
+  void connectStart(Call& call, const InetSocketAddress&) override {
+    if (call.request().url().host() != "san.example") return;
+    std::unique_lock lock(mutex_);
+    sanConnecting_ = true;
+    changed_.notify_all();
+    changed_.wait_for(lock, 5s, [this] { return primaryAcquired_; });
+  }
+  void secureConnectStart(Call& call) override {
+    if (call.request().url().host() != "primary.example") return;
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, 5s, [this] { return sanConnecting_; });
+  }
+  void connectionAcquired(Call& call, Connection&) override {
+    if (call.request().url().host() != "primary.example") return;
+    std::lock_guard lock(mutex_);
+    primaryAcquired_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool sanConnecting_ = false;
+  bool primaryAcquired_ = false;
+};
+
+TEST_F(Http2CoalescingTest, CallsThatConnectedAtOnceConvergeOnOneConnection) {
+  client = clientBuilder().eventListener(std::make_shared<ConnectRace>()).build();
+  server.enqueue(body("a"));
+  server.enqueue(body("b"));
+  std::string primaryBody;
+  std::thread primary([&] { primaryBody = fetch(url("primary.example")); });
+  EXPECT_EQ(fetch(url("san.example")), "b");
+  primary.join();
+  EXPECT_EQ(primaryBody, "a");
+  // san.example's own connection was made, then dropped for primary.example's.
+  EXPECT_EQ(connectionCount(), 1);
+  EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
+  EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
+}
+
 TEST_F(Http2CoalescingTest, DoesNotCoalesceWhenTheCertificateDoesNotCoverTheHost) {
   server.enqueue(body("a"));
   server.enqueue(body("never"));
@@ -199,6 +260,7 @@ TEST_F(Http2CoalescingTest, PrefersACoalescableConnectionToConnectingToTheFirstA
   dns->set("san.example", {ip("127.0.0.3"), ip("127.0.0.1")});
   EXPECT_EQ(fetch(url("san.example")), "b");
   EXPECT_EQ(connectionCount(), 1);
+  EXPECT_EQ(connects->count, 1);
   server.takeRequest();
   EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
 }
