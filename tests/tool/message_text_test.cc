@@ -15,6 +15,20 @@ TEST(MessageTextTest, ResponseHeadAsReceived) {
   EXPECT_EQ(responseHead(Protocol::HTTP_2, 204, "", Headers()), "HTTP/2 204\r\n\r\n");
 }
 
+TEST(MessageTextTest, RequestHeadOverHttp2LeavesOutConnectionHeaders) {
+  Request request = Request::Builder()
+                        .url("https://example.com/a?b")
+                        .header("Host", "example.com")
+                        .header("Connection", "Keep-Alive")
+                        .header("Accept", "*/*")
+                        .build();
+  EXPECT_EQ(requestHead(request, Protocol::HTTP_2),
+            "GET /a?b HTTP/2\r\nHost: example.com\r\nAccept: */*\r\n\r\n");
+  EXPECT_EQ(requestHead(request, Protocol::HTTP_1_1),
+            "GET /a?b HTTP/1.1\r\nHost: example.com\r\nConnection: Keep-Alive\r\nAccept: "
+            "*/*\r\n\r\n");
+}
+
 TEST(MessageTextTest, RequestHeadWithPathAndQuery) {
   Request request = Request::Builder()
                         .url("http://example.com/a%20b/c?x=1&y#fragment")

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/nginx.h"
 #include "support/tls_certificates.h"
@@ -208,10 +210,10 @@ class ToolNginxTlsTest : public ::testing::Test {
     caFile_ = nginx_.writeFile("ca.pem", certificates_.root.certificatePem()).string();
   }
 
-  void start(const std::string& protocols) {
+  void start(const std::string& protocols, const std::string& listenParameters = "ssl") {
     const std::string dir = nginx_.directory().string();
     NginxConfig config;
-    config.listenParameters = "ssl";
+    config.listenParameters = listenParameters;
     config.serverDirectives = "ssl_certificate " + dir + "/server.pem;\nssl_certificate_key " +
                               dir + "/server.key;\nssl_protocols " + protocols + ";";
     ASSERT_TRUE(nginx_.start(config)) << nginx_.errorLog();
@@ -238,6 +240,61 @@ TEST_F(ToolNginxTlsTest, Tlsv13AgainstATls12OnlyServerIsExit35) {
   EXPECT_THAT(run.err, HasSubstr("no TLS version in common: the client offers TLSv1.3"));
   ToolRun tls12 = runTern({"--cacert", caFile_, "--tlsv1.2", url()});
   EXPECT_EQ(tls12.exitCode, 0) << tls12.err;
+}
+
+// The events of two calls: the first one's from its last connectStart on (localhost may resolve
+// to ::1 first, where nginx does not listen), the second one's whole.
+struct TwoCalls {
+  std::vector<std::string> fresh;
+  std::vector<std::string> reused;
+};
+
+TwoCalls traceOfTwoCalls(const std::string& err) {
+  TwoCalls calls;
+  std::istringstream lines(err);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string ms;
+    int number = -1;
+    std::string name;
+    if (!(fields >> ms >> number >> name)) continue;
+    std::vector<std::string>& names = number == 0 ? calls.fresh : calls.reused;
+    if (number == 0 && name == "connectStart") names.clear();
+    if (number == 0 || number == 1) names.push_back(name);
+  }
+  return calls;
+}
+
+const std::vector<std::string> kExchange = {
+    "requestHeadersStart", "requestHeadersEnd",  "responseHeadersStart",
+    "responseHeadersEnd",  "followUpDecision",   "responseBodyStart",
+    "responseBodyEnd",     "connectionReleased", "callEnd"};
+
+// The "done when" for events: --trace-events against nginx over https, for a fresh and a
+// reused connection, over HTTP/1.1 and over HTTP/2.
+TEST_F(ToolNginxTlsTest, TraceEventsShowTheHandshakeOnTheFreshConnectionOnly) {
+  for (const char* listen : {"ssl", "ssl http2"}) {
+    SCOPED_TRACE(listen);
+    nginx_.stop();
+    start("TLSv1.2 TLSv1.3", listen);
+    ToolRun run =
+        runTern({"--cacert", caFile_, "--trace-events", "-w", "%{http_version} ", url(), url()});
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    const std::string version = std::string(listen) == "ssl" ? "1.1" : "2";
+    EXPECT_EQ(run.out,
+              "<h1>nginx over TLS</h1>\n" + version + " <h1>nginx over TLS</h1>\n" + version + " ");
+    TwoCalls calls = traceOfTwoCalls(run.err);
+    std::vector<std::string> fresh = {"connectStart", "secureConnectStart", "secureConnectEnd",
+                                      "connectEnd", "connectionAcquired"};
+    fresh.insert(fresh.end(), kExchange.begin(), kExchange.end());
+    std::vector<std::string> reused = {"callStart", "connectionAcquired"};
+    reused.insert(reused.end(), kExchange.begin(), kExchange.end());
+    EXPECT_EQ(calls.fresh, fresh) << run.err;
+    EXPECT_EQ(calls.reused, reused) << run.err;
+    EXPECT_THAT(run.err, HasSubstr(" 0 secureConnectEnd TLSv1.3 TLS_"));
+    EXPECT_THAT(run.err, HasSubstr(" 0 connectEnd 127.0.0.1:" + std::to_string(nginx_.port()) +
+                                   (version == "2" ? " h2" : " http/1.1")));
+  }
 }
 
 }  // namespace

@@ -3,9 +3,14 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+
+#include "io/ascii.h"
 
 namespace tern::tool {
 namespace {
+
+using tern::internal::equalsIgnoreCase;
 
 void appendHeaders(std::string& text, const Headers& headers) {
   for (const auto& [name, value] : headers) {
@@ -46,7 +51,7 @@ std::string responseHead(Protocol protocol, int code, std::string_view message,
   return text;
 }
 
-std::string requestHead(const Request& request) {
+std::string requestHead(const Request& request, Protocol protocol) {
   std::string text = request.method();
   text += ' ';
   text += request.url().encodedPath();
@@ -54,8 +59,23 @@ std::string requestHead(const Request& request) {
     text += '?';
     text += *query;
   }
-  text += " HTTP/1.1\r\n";
-  appendHeaders(text, request.headers());
+  const bool http2 = protocol == Protocol::HTTP_2 || protocol == Protocol::H2_PRIOR_KNOWLEDGE;
+  text += http2 ? " HTTP/2\r\n" : " HTTP/1.1\r\n";
+  if (!http2) {
+    appendHeaders(text, request.headers());
+    return text;
+  }
+  Headers::Builder sent;
+  for (const auto& [name, value] : request.headers()) {
+    static constexpr std::string_view kNotSent[] = {
+        "Connection", "Keep-Alive", "Proxy-Connection", "TE", "Transfer-Encoding", "Upgrade"};
+    bool skipped = false;
+    for (std::string_view notSent : kNotSent) {
+      skipped = skipped || equalsIgnoreCase(name, notSent);
+    }
+    if (!skipped) sent.addLenient(name, value);
+  }
+  appendHeaders(text, sent.build());
   return text;
 }
 

@@ -20,8 +20,10 @@ std::string_view httpVersionText(Protocol protocol);
 std::string responseHead(Protocol protocol, int code, std::string_view message,
                          const Headers& headers);
 
-// A request's head as sent over HTTP/1.1: "GET /path?query HTTP/1.1\r\n", the headers, "\r\n".
-std::string requestHead(const Request& request);
+// A request's head as curl -v shows it: "GET /path?query HTTP/1.1\r\n", the headers, "\r\n".
+// Over HTTP/2 (`protocol` HTTP_2 or H2_PRIOR_KNOWLEDGE) the line ends "HTTP/2" and the
+// connection-specific headers HTTP/2 does not send (Connection, Keep-Alive, ...) are left out.
+std::string requestHead(const Request& request, Protocol protocol = Protocol::HTTP_1_1);
 
 // Every line of `head` with `prefix` before it ("> " or "< " for -v). `head` ends with "\r\n";
 // so does each line of the result.

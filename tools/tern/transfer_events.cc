@@ -92,6 +92,7 @@ class TransferEventListener final : public EventListener {
   void connectionAcquired(Call&, Connection& connection) override {
     const InetSocketAddress& remote = connection.remoteAddress();
     record("connectionAcquired", remote.toString());
+    protocol_ = connection.protocol();
     const std::string& host = connection.route().address().url().host();
     std::string line;
     {
@@ -126,7 +127,7 @@ class TransferEventListener final : public EventListener {
   }
   void requestHeadersEnd(Call&, const Request& request) override {
     record("requestHeadersEnd", request.method() + " " + request.url().toString());
-    verbose(prefixLines(requestHead(request), "> "));
+    verbose(prefixLines(requestHead(request, protocol_), "> "));
   }
   void requestBodyStart(Call&) override { record("requestBodyStart"); }
   void requestBodyEnd(Call&, int64_t byteCount) override {
@@ -197,7 +198,8 @@ class TransferEventListener final : public EventListener {
   bool announced_ = false;         // -v said which connection carries the next exchange.
   int connection_ = -1;            // The number of the connection the call holds.
   std::string host_;               // Its host.
-  std::string tlsLines_;           // -v's lines about the handshake of the connection just made.
+  Protocol protocol_ = Protocol::HTTP_1_1;  // The acquired connection's, for -v's request line.
+  std::string tlsLines_;  // -v's lines about the handshake of the connection just made.
 };
 
 TransferEvents::TransferEvents(std::ostream* verbose, std::ostream* trace)
