@@ -327,6 +327,23 @@ TEST_F(Http2CoalescingTest, DoesNotCoalesceHttp11Connections) {
   EXPECT_EQ(connectionCount(), 2);
 }
 
+TEST_F(Http2CoalescingTest, DoesNotCoalesceCleartextHttp2) {
+  // Without a certificate nothing says the server speaks for the other host.
+  MockWebServer cleartext;
+  cleartext.setProtocols({Protocol::H2_PRIOR_KNOWLEDGE});
+  cleartext.enqueue(body("a"));
+  cleartext.enqueue(body("b"));
+  client = clientBuilder().protocols({Protocol::H2_PRIOR_KNOWLEDGE}).build();
+  auto at = [&](const std::string& host) {
+    return cleartext.url("/").newBuilder().host(host).build();
+  };
+  EXPECT_EQ(execute(at("primary.example")).body()->string(), "a");
+  EXPECT_EQ(execute(at("san.example")).body()->string(), "b");
+  EXPECT_EQ(connectionCount(), 2);
+  EXPECT_EQ(cleartext.takeRequest().connectionIndex(), 0);
+  EXPECT_EQ(cleartext.takeRequest().connectionIndex(), 1);
+}
+
 TEST_F(Http2CoalescingTest, MisdirectedRequestOnACoalescedConnectionRetriesOnItsOwn) {
   server.enqueue(body("seed connection"));
   server.enqueue(MockResponse::Builder().code(421).body("misdirected!").build());
