@@ -105,7 +105,8 @@ class Http2Connection {
   int openStreamCount();
 
   // Sends a ping unless one is already waiting, and counts the connection as degraded if its
-  // pong is not back within kDegradedPongTimeout. A stream calls it after a read timeout.
+  // pong is not back within kDegradedPongTimeout. A stream calls it after a read or write
+  // timeout.
   void sendDegradedPingLater();
 
   // Sends a ping and waits for its pong, at most `timeout`. Returns true if it came. For tests.

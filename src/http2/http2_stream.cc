@@ -16,7 +16,7 @@ HeaderBlock Http2Stream::takeHeaders() {
   std::unique_lock lock(connection_.mutex_);
   while (headerBlocks_.empty()) {
     if (failure_) std::rethrow_exception(copyOf(failure_));
-    waitLocked(lock, readTimeout_, true);
+    waitLocked(lock, readTimeout_);
   }
   HeaderBlock result = std::move(headerBlocks_.front());
   headerBlocks_.pop_front();
@@ -54,19 +54,18 @@ void Http2Stream::closeLater(ErrorCode code) {
   connection_.flushLater();
 }
 
-void Http2Stream::waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeout,
-                             bool forReading) {
+void Http2Stream::waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeout) {
   try {
     timeout.waitUntilNotified(changed_, lock);
   } catch (const SocketTimeoutException&) {
-    // As OkHttp: the stream is abandoned (RST_STREAM CANCEL), and after a read timeout the
-    // connection pings itself, since a silent peer may mean a dead connection.
+    // As OkHttp: the stream is abandoned (RST_STREAM CANCEL), and the connection pings itself,
+    // since a silent peer (no data, or no WINDOW_UPDATE for a writer) may mean a dead connection.
     if (!failure_) {
       failure_ =
           std::make_exception_ptr(streamResetException(static_cast<uint32_t>(ErrorCode::CANCEL)));
     }
     connection_.resetStreamLocked(*this, static_cast<uint32_t>(ErrorCode::CANCEL));
-    if (forReading) connection_.sendDegradedPingLocked();
+    connection_.sendDegradedPingLocked();
     lock.unlock();
     connection_.flushLater();
     throw;
@@ -190,7 +189,7 @@ int64_t Http2Stream::StreamSource::read(Buffer& sink, int64_t byteCount) {
       return -1;
     }
     if (s.failure_) std::rethrow_exception(copyOf(s.failure_));
-    s.waitLocked(lock, s.readTimeout_, true);
+    s.waitLocked(lock, s.readTimeout_);
   }
 }
 
@@ -225,7 +224,7 @@ void Http2Stream::StreamSink::write(Buffer& source, int64_t byteCount) {
         if (s.sendClosed_) throw std::logic_error("Http2Stream: sink closed");
         if (s.failure_) std::rethrow_exception(copyOf(s.failure_));
         if (s.sendBuffer_.size() < kMaxBufferedRequestBytes) break;
-        s.waitLocked(lock, s.writeTimeout_, false);
+        s.waitLocked(lock, s.writeTimeout_);
       }
       int64_t count = std::min(byteCount, kMaxBufferedRequestBytes - s.sendBuffer_.size());
       s.sendBuffer_.write(source, count);

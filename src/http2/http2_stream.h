@@ -129,7 +129,7 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
   // Throws the failure to report to a reader or writer, if any. Lock held.
   void throwIfFailedLocked(bool forWriting) const;
   // The wait for readers and writers: readTimeout_ or writeTimeout_. Lock held.
-  void waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeout, bool forReading);
+  void waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeout);
 
   Http2Connection& connection_;
   const int32_t id_;

@@ -1,9 +1,9 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
-// The fault matrix: every MockWebServer SocketPolicy × {sync, async} × {GET, POST with a body}
-// over HTTP/1.1. In every cell the call ends (well inside its call timeout) with the right
-// response or an exception whose type and message match the fault; afterwards the pool holds no
-// broken connection, the next call to the same server succeeds, and no file descriptor leaks.
-// (TLS and HTTP/2 join the matrix as a third axis when they land.)
+// The fault matrix: every MockWebServer SocketPolicy × {http, https} × {sync, async} × {GET, POST
+// with a body}, over HTTP/1.1. In every cell the call ends (well inside its call timeout) with the
+// right response or an exception whose type and message match the fault; afterwards the pool
+// holds no broken connection, the next call to the same server succeeds, and no file descriptor
+// leaks. (HTTP/2's own faults, stream resets and GOAWAY, are in tests/http2.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,10 +15,12 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/fd_count.h"
 #include "support/recording_event_listener.h"
+#include "support/tls_certificates.h"
 #include "tern/client.h"
 #include "tern/mockwebserver/mock_web_server.h"
 
@@ -51,18 +53,26 @@ struct Fault {
   Expect get;
   Expect post;
   // For failures: what the exception says (one of these; which is a race between the server
-  // closing and the client writing), and whether it must be a SocketTimeoutException.
+  // closing and the client writing), and whether it must be a SocketTimeoutException. Over
+  // https, `tlsMessages` are accepted too.
   std::vector<std::string> messages;
   bool timeout = false;
   // Whether the server still answers afterwards (not after ShutdownServerAfterResponse).
   bool serverSurvives = true;
+  std::vector<std::string> tlsMessages = {};
+  bool httpsOnly = false;  // FailHandshake: only a TLS server has a handshake to fail.
+  // HTTP/2 only: the failure leaves the connection healthy and pooled (one stream failed).
+  bool keepsConnection = false;
+  // HTTP/2 only: how long the connection takes to be retired after the failure.
+  std::chrono::milliseconds settleBeforeNext{0};
 };
 
 // gtest names the cell by the fault, not by its bytes.
 void PrintTo(const Fault& fault, std::ostream* out) { *out << fault.name; }
 
 std::vector<Fault> faults() {
-  const std::string eof = "unexpected end of stream on http://127.0.0.1:";
+  // "on http://...", "on https://...", "on HTTP/2 connection to ...".
+  const std::string eof = "unexpected end of stream on ";
   const std::string reset = "Connection reset by peer: /127.0.0.1:";
   const std::string pipe = "Broken pipe: /127.0.0.1:";
   // A POST checks a connection harder before use: a server that hung up is seen then.
@@ -75,7 +85,12 @@ std::vector<Fault> faults() {
        SocketPolicy::DisconnectAtStart{},
        E::kFailure,
        E::kFailure,
-       {eof, reset, pipe, closedFirst}},
+       {eof, reset, pipe, closedFirst},
+       false,
+       true,
+       // Over https the server hangs up during the handshake.
+       {"failed: the server closed the connection during the handshake",
+        "failed: Connection reset by peer"}},
       {"DisconnectAtEnd", SocketPolicy::DisconnectAtEnd{}, E::kResponse, E::kResponse, {}},
       {"DisconnectAfterRequest",
        SocketPolicy::DisconnectAfterRequest{},
@@ -119,6 +134,15 @@ std::vector<Fault> faults() {
        {readTimeout},
        true},
       {"NoResponse", SocketPolicy::NoResponse{}, E::kFailure, E::kFailure, {readTimeout}, true},
+      {"FailHandshake",
+       SocketPolicy::FailHandshake{},
+       E::kFailure,
+       E::kFailure,
+       {"failed: the server refused the handshake (handshake failure alert)"},
+       false,
+       true,
+       {},
+       true},
   };
 }
 
@@ -178,13 +202,89 @@ Outcome failed(const IOException& e) {
   return outcome;
 }
 
-using Cell = std::tuple<Fault, bool /* async */, bool /* post */>;
+// How the cell talks to the server.
+enum class Transport { kHttp1, kHttps1, kH2c };
+
+std::string toString(Transport transport) {
+  switch (transport) {
+    case Transport::kHttp1:
+      return "Http1";
+    case Transport::kHttps1:
+      return "Https1";
+    case Transport::kH2c:
+      return "H2c";
+  }
+  return "?";
+}
+
+// `fault` as it plays out over `transport`. Over HTTP/2 (MockWebServer's h2c):
+// - DisconnectDuringRequestBody is an HTTP/1 policy: the HTTP/2 server answers normally.
+// - A stalled stream times out with OkHttp's message, "timeout". NoResponse stalls that stream
+//   only, so its connection stays healthy and pooled; StallSocketAtStart stalls the whole
+//   connection, which the ping sent after the timeout retires once it has gone unanswered for a
+//   second (OkHttp's degraded connection), so the next call waits for that.
+Fault forTransport(Fault fault, Transport transport) {
+  if (transport != Transport::kH2c) return fault;
+  if (fault.name == "DisconnectDuringRequestBody") {
+    fault.get = fault.post = Expect::kResponse;
+  } else if (fault.name == "NoResponse") {
+    fault.messages = {"timeout"};
+    fault.keepsConnection = true;
+  } else if (fault.name == "StallSocketAtStart") {
+    fault.messages = {"timeout"};
+    fault.keepsConnection = true;  // Until the unanswered ping retires it.
+    fault.settleBeforeNext = std::chrono::milliseconds(1200);
+  }
+  return fault;
+}
+
+using Cell = std::tuple<Fault, Transport, bool /* async */, bool /* post */>;
+
+// Every fault over each transport (FailHandshake over https only), sync and async, GET and POST.
+std::vector<Cell> cells() {
+  std::vector<Cell> result;
+  for (const Fault& fault : faults()) {
+    for (Transport transport : {Transport::kHttp1, Transport::kHttps1, Transport::kH2c}) {
+      if (fault.httpsOnly && transport != Transport::kHttps1) continue;
+      for (bool async : {false, true}) {
+        for (bool post : {false, true}) {
+          result.emplace_back(forTransport(fault, transport), transport, async, post);
+        }
+      }
+    }
+  }
+  return result;
+}
 
 class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
  protected:
+  void SetUp() override {
+    if (transport() == Transport::kHttps1) {
+      server_->useHttps(certificates_.server());
+      // HTTP/1.1 over TLS: the client offers only that.
+      client_ = client_->newBuilder()
+                    .handshakeCertificates(certificates_.clientTrust())
+                    .protocols({Protocol::HTTP_1_1})
+                    .build();
+    } else if (transport() == Transport::kH2c) {
+      server_->setProtocols({Protocol::H2_PRIOR_KNOWLEDGE});
+      client_ = client_->newBuilder().protocols({Protocol::H2_PRIOR_KNOWLEDGE}).build();
+    }
+  }
+
   const Fault& fault() const { return std::get<0>(GetParam()); }
-  bool async() const { return std::get<1>(GetParam()); }
-  bool post() const { return std::get<2>(GetParam()); }
+  Transport transport() const { return std::get<1>(GetParam()); }
+  bool https() const { return transport() == Transport::kHttps1; }
+  bool async() const { return std::get<2>(GetParam()); }
+  bool post() const { return std::get<3>(GetParam()); }
+
+  // What a failure may say in this cell.
+  std::vector<std::string> messages() const {
+    std::vector<std::string> result = fault().messages;
+    if (https())
+      result.insert(result.end(), fault().tlsMessages.begin(), fault().tlsMessages.end());
+    return result;
+  }
 
   Request request(const std::string& path) {
     Request::Builder builder;
@@ -219,6 +319,7 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
   }
 
   int baselineFds_ = openFileDescriptorCount();
+  TestCertificates certificates_;
   std::optional<MockWebServer> server_{std::in_place};
   // Every call's events are checked too, whatever the fault did to it.
   std::shared_ptr<RecordingEventListener::Factory> events_ =
@@ -257,17 +358,25 @@ TEST_P(FaultMatrixTest, CallEndsAsTheFaultDictatesAndTheNextCallSucceeds) {
           << "expected a failure, got " << outcome.code << " " << outcome.body;
       EXPECT_EQ(outcome.bodyFailed, expect == Expect::kBodyFailure) << *outcome.failure;
       EXPECT_EQ(outcome.timeout, fault().timeout) << *outcome.failure;
-      EXPECT_TRUE(std::any_of(fault().messages.begin(), fault().messages.end(),
-                              [&](const std::string& message) {
-                                return outcome.failure->find(message) != std::string::npos;
-                              }))
-          << *outcome.failure;
-      // A connection that broke is never pooled.
-      EXPECT_EQ(client_->connectionPool()->idleConnectionCount(), 0);
+      const std::vector<std::string> expected = messages();
+      EXPECT_TRUE(std::any_of(expected.begin(), expected.end(), [&](const std::string& message) {
+        return outcome.failure->find(message) != std::string::npos;
+      })) << *outcome.failure;
+      // A connection that broke is never pooled. (An HTTP/2 connection leaves the pool when
+      // its reader thread sees the break, which may come just after the stream's failure.)
+      if (!fault().keepsConnection) {
+        const auto deadline = std::chrono::steady_clock::now() + 2s;
+        while (client_->connectionPool()->idleConnectionCount() != 0 &&
+               std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::sleep_for(10ms);
+        }
+        EXPECT_EQ(client_->connectionPool()->idleConnectionCount(), 0);
+      }
       break;
   }
 
   if (fault().serverSurvives) {
+    std::this_thread::sleep_for(fault().settleBeforeNext);
     // The server has dispatched the fault (for DisconnectDuringRequestBody that happens after it
     // hung up): the next request gets "ok".
     EXPECT_TRUE(server_->takeRequest(5s)) << "the server never saw the faulty request";
@@ -288,14 +397,11 @@ TEST_P(FaultMatrixTest, CallEndsAsTheFaultDictatesAndTheNextCallSucceeds) {
 }
 
 std::string cellName(const ::testing::TestParamInfo<Cell>& info) {
-  return std::get<0>(info.param).name + (std::get<1>(info.param) ? "Async" : "Sync") +
-         (std::get<2>(info.param) ? "Post" : "Get");
+  return std::get<0>(info.param).name + toString(std::get<1>(info.param)) +
+         (std::get<2>(info.param) ? "Async" : "Sync") + (std::get<3>(info.param) ? "Post" : "Get");
 }
 
-INSTANTIATE_TEST_SUITE_P(Http1, FaultMatrixTest,
-                         ::testing::Combine(::testing::ValuesIn(faults()), ::testing::Bool(),
-                                            ::testing::Bool()),
-                         cellName);
+INSTANTIATE_TEST_SUITE_P(Faults, FaultMatrixTest, ::testing::ValuesIn(cells()), cellName);
 
 }  // namespace
 }  // namespace tern::testing

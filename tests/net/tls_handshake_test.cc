@@ -3,6 +3,7 @@
 // resumption. Client and server are tern's TlsSocket over loopback, with certificates made in code.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <exception>
@@ -221,6 +222,34 @@ TEST_F(TlsHandshakeTest, ServerThatHangsUpDuringTheHandshake) {
   EXPECT_THAT(failure.message,
               MatchesRegex(".* failed: (the server closed the connection during the "
                            "handshake|Connection reset by peer)"));
+}
+
+TEST_F(TlsHandshakeTest, ServerThatResetsMidHandshake) {
+  TlsServer server(nullptr, [](TlsSocket*, Socket& socket) {
+    Buffer clientHello;
+    socket.source().read(clientHello, 16 * 1024);
+    // The start of a ServerHello record (handshake, TLS 1.2, 512 bytes promised), cut short by a
+    // reset (SO_LINGER 0): the client has part of a record when the connection dies.
+    const unsigned char partial[] = {22, 3, 3, 2, 0, 2, 0, 1, 252, 3, 3, 0x5a, 0x5a, 0x5a, 0x5a};
+    Buffer out;
+    out.write(reinterpret_cast<const std::byte*>(partial), sizeof(partial));
+    socket.sink().write(out, out.size());
+    socket.sink().flush();
+    linger option{1, 0};
+    setsockopt(socket.fd(), SOL_SOCKET, SO_LINGER, &option, sizeof(option));
+    socket.close();
+  });
+  TlsClient client(*context, server.address());
+  const auto start = std::chrono::steady_clock::now();
+  Failure failure = handshakeFailure(client);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+  // A reset is the socket's failure (IOException, as Java's SocketException); a FIN that wins the
+  // race is the handshake's. Either way the message says what happened.
+  EXPECT_THAT(failure.type, ::testing::AnyOf("IOException", "SSLHandshakeException"));
+  EXPECT_THAT(
+      failure.message,
+      MatchesRegex("TLS handshake with localhost/127.0.0.1:[0-9]+ failed: (Connection reset "
+                   "by peer|the server closed the connection during the handshake)"));
 }
 
 TEST_F(TlsHandshakeTest, MutualTlsPresentsTheClientCertificate) {
