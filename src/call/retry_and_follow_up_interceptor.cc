@@ -26,6 +26,7 @@ constexpr int kHttpPermanentRedirect = 308;
 constexpr int kHttpUnauthorized = 401;
 constexpr int kHttpProxyAuth = 407;
 constexpr int kHttpClientTimeout = 408;
+constexpr int kHttpMisdirectedRequest = 421;
 constexpr int kHttpUnavailable = 503;
 
 // The Retry-After delay in seconds (RFC 9110 §10.2.3): `defaultDelay` without the header,
@@ -207,6 +208,17 @@ std::optional<Request> RetryAndFollowUpInterceptor::followUpRequest(const Client
       if (prior && prior->code() == kHttpUnavailable) return std::nullopt;
       if (retryAfter(userResponse, INT_MAX) == 0) return userResponse.request();
       return std::nullopt;
+    }
+
+    case kHttpMisdirectedRequest: {
+      // The server is not authoritative for this host after all (RFC 9110 §15.5.20, RFC 9113
+      // §9.1.2), which happens when tern coalesced the call onto another host's HTTP/2
+      // connection: take coalescing off that connection and send the request again, which finds
+      // or makes a connection to its own host. A 421 on a connection of the host's own is final.
+      if (requestIsOneShot(userResponse.request())) return std::nullopt;
+      if (!exchange || !exchange->isCoalescedConnection()) return std::nullopt;
+      exchange->connection().noCoalescedConnections();
+      return userResponse.request();
     }
 
     default:

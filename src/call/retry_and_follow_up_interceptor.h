@@ -41,7 +41,8 @@ class RetryAndFollowUpInterceptor final : public Interceptor {
   bool recover(const IOException& e, RealCall& call, const Request& userRequest,
                bool requestSendStarted) const;
 
-  // The request that answers `userResponse` (a redirect, credentials, a retry), or nullopt.
+  // The request that answers `userResponse` (a redirect, credentials, a retry after 408, 503 or
+  // a 421 on a coalesced connection), or nullopt.
   std::optional<Request> followUpRequest(const Client& client, const Response& userResponse,
                                          Exchange* exchange) const;
   std::optional<Request> buildRedirectRequest(const Client& client,

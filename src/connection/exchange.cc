@@ -157,6 +157,10 @@ Exchange::Exchange(std::shared_ptr<RealCall> call, std::shared_ptr<ExchangeFinde
 
 Exchange::~Exchange() = default;
 
+bool Exchange::isCoalescedConnection() const {
+  return finder_->address().url().host() != connection_->route().address().url().host();
+}
+
 void Exchange::writeRequestHeaders(const Request& request) {
   try {
     call_->event([&](EventListener& listener) { listener.requestHeadersStart(*call_); });

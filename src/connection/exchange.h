@@ -39,6 +39,10 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   RealConnection& connection() noexcept { return *connection_; }
   const std::shared_ptr<ExchangeFinder>& finder() const noexcept { return finder_; }
 
+  // True if the connection was made for another host and coalesced for this exchange's (see
+  // RealConnection::isEligibleLocked()).
+  bool isCoalescedConnection() const;
+
   // True once an I/O failure was recorded: the request may be half-sent, yet a response may
   // still be readable (a server that answers without reading the whole body).
   bool hasFailure() const noexcept { return hasFailure_.load(); }

@@ -65,9 +65,10 @@ void ExchangeFinder::releaseCallConnection() {
 }
 
 std::shared_ptr<RealConnection> ExchangeFinder::acquirePooled(
-    const std::vector<std::shared_ptr<RealConnection>>& excluded) {
+    const std::vector<std::shared_ptr<RealConnection>>& excluded, const std::vector<Route>* routes,
+    bool requireMultiplexed) {
   std::shared_ptr<RealConnection> pooled =
-      pool_.callAcquirePooledConnection(address_, call_, excluded);
+      pool_.callAcquirePooledConnection(address_, call_, routes, requireMultiplexed, excluded);
   if (pooled) {
     call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *pooled); });
   }
@@ -135,6 +136,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
 
   // A new connection, over the route a refused stream came back from, or the next route.
   std::optional<Route> route;
+  std::optional<std::vector<Route>> routes;  // Set when this attempt resolved the host.
   {
     std::lock_guard lock(excludedMutex_);
     route = std::exchange(nextRouteToTry_, std::nullopt);
@@ -152,6 +154,10 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     if (!routeSelection_->hasNext()) {
       throw IOException("exhausted all routes to " + address_.url().toString());
     }
+    // Now that the host's IP addresses are known, an HTTP/2 connection to another host at one
+    // of them may be coalesced for this one.
+    routes = routeSelection_->routes();
+    if (auto pooled = acquirePooled(excluded, &*routes)) return pooled;
     route = routeSelection_->next();
   }
 
@@ -188,6 +194,20 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     listener.connectEnd(call_, socketAddress, newConnection->protocol());
   });
   call_.client().routeDatabase().connected(newConnection->route());
+
+  // Another call may have connected meanwhile to this host, or to one this connection's host
+  // could be coalesced with (OkHttp's third look in the pool): share its HTTP/2 connection and
+  // drop ours, so that calls converge on one connection.
+  if (auto pooled = pool_.callAcquirePooledConnection(address_, call_, routes ? &*routes : nullptr,
+                                                      true, excluded)) {
+    {
+      std::lock_guard lock(excludedMutex_);
+      nextRouteToTry_ = newConnection->route();
+    }
+    newConnection->closeSocket();
+    call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *pooled); });
+    return pooled;
+  }
   pool_.put(newConnection, call_);
   call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *newConnection); });
   return newConnection;

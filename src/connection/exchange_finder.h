@@ -22,7 +22,8 @@ class RealConnectionPool;
 
 // Finds a connection for a call's exchanges to one address and makes a codec on it, as OkHttp's
 // ExchangeFinder. In order of preference: the connection the call already holds (a redirect to
-// the same host), an idle pooled connection, a new connection over the next route. Every route
+// the same host), an idle pooled connection, once the host is resolved an HTTP/2 connection to
+// another host that may be coalesced for it, a new connection over the next route. Every route
 // the Dns offered is tried in order, each failure recorded, so the retry logic knows whether
 // another attempt has anywhere left to go. Used by one call, on its thread (trackFailure() may
 // come from the thread that reads the response body).
@@ -58,9 +59,12 @@ class ExchangeFinder {
   std::shared_ptr<RealConnection> findHealthyConnection(std::chrono::milliseconds connectTimeout,
                                                         bool doExtensiveHealthChecks);
   std::shared_ptr<RealConnection> findConnection(std::chrono::milliseconds connectTimeout);
-  // A pooled connection for this call (not one of `excluded`), reported as acquired; or null.
+  // A pooled connection for this call (not one of `excluded`; see
+  // RealConnectionPool::callAcquirePooledConnection() for `routes`), reported as acquired; or
+  // null.
   std::shared_ptr<RealConnection> acquirePooled(
-      const std::vector<std::shared_ptr<RealConnection>>& excluded);
+      const std::vector<std::shared_ptr<RealConnection>>& excluded,
+      const std::vector<Route>* routes = nullptr, bool requireMultiplexed = false);
   void releaseCallConnection();
 
   RealConnectionPool& pool_;

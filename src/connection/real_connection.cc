@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "connection/real_connection.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -160,11 +161,49 @@ std::unique_ptr<ExchangeCodec> RealConnection::newCodec(std::chrono::millisecond
   return std::make_unique<Http1ExchangeCodec>(*this, *source_, *sink_);
 }
 
-bool RealConnection::isEligibleLocked(const Address& address) const {
-  // HTTP/1.1 carries one exchange at a time, HTTP/2 up to the peer's limit. (Coalescing across
-  // hosts needs TLS.)
+bool RealConnection::isEligibleLocked(const Address& address,
+                                      const std::vector<Route>* routes) const {
   if (static_cast<int>(calls_.size()) >= allocationLimit_ || noNewExchanges_) return false;
-  return route_.address() == address;
+  // Everything but the host must match: the same client settings, scheme and port.
+  const Address& own = route_.address();
+  if (!own.equalsNonHost(address)) return false;
+  if (address.url().host() == own.url().host()) return true;
+
+  // Another host: only by coalescing an HTTP/2 connection (RFC 9113 §9.1.1), whose server has
+  // proved with its certificate that it is authoritative for the host, at an IP address that the
+  // host resolves to.
+  if (!http2Connection_ || !handshake_) return false;
+  if (!routes || !routeMatchesAny(*routes)) return false;
+  if (address.hostnameVerifier() != OkHostnameVerifier::instance()) return false;
+  if (!supportsUrlLocked(address.url())) return false;
+  try {
+    address.certificatePinner()->check(address.url().host(), handshake_->peerCertificates());
+  } catch (const SSLPeerUnverifiedException&) {
+    return false;  // Pinned to other keys: a connection of its own checks them and fails.
+  }
+  return true;
+}
+
+bool RealConnection::routeMatchesAny(const std::vector<Route>& routes) const {
+  // tern connects directly (no proxies yet), so a route's socket address is the origin server's
+  // own; behind a proxy it would not say where the server is, and nothing could be coalesced.
+  return std::any_of(routes.begin(), routes.end(), [&](const Route& candidate) {
+    return candidate.socketAddress() == route_.socketAddress();
+  });
+}
+
+bool RealConnection::supportsUrlLocked(const HttpUrl& url) const {
+  const HttpUrl& routeUrl = route_.address().url();
+  if (url.port() != routeUrl.port()) return false;
+  if (url.host() == routeUrl.host()) return true;
+  if (noCoalescedConnections_ || !handshake_) return false;
+  const std::vector<Certificate>& peer = handshake_->peerCertificates();
+  return !peer.empty() && OkHostnameVerifier::instance()->verify(url.host(), peer.front());
+}
+
+void RealConnection::noCoalescedConnections() {
+  std::lock_guard lock(pool_.mutex());
+  noCoalescedConnections_ = true;
 }
 
 void RealConnection::onSettings(int maxConcurrentStreams) {

@@ -68,10 +68,17 @@ class RealConnection final : public Connection,
   std::unique_ptr<ExchangeCodec> newCodec(std::chrono::milliseconds readTimeout,
                                           std::chrono::milliseconds writeTimeout);
 
-  // True if this connection can carry a new exchange for `address`: fewer calls hold it than its
-  // allocation limit (1 for HTTP/1.1, the peer's MAX_CONCURRENT_STREAMS for HTTP/2), it takes
-  // new exchanges, and it goes to the same address. Pool lock held.
-  bool isEligibleLocked(const Address& address) const;
+  // True if this connection can carry a new exchange for `address`, as OkHttp's isEligible():
+  // fewer calls hold it than its allocation limit (1 for HTTP/1.1, the peer's
+  // MAX_CONCURRENT_STREAMS for HTTP/2), it takes new exchanges, and everything but the host
+  // matches. Then either the host is this connection's own, or the connection may be coalesced
+  // for it (RFC 9113 §9.1.1): it is HTTP/2 over TLS; one of `routes` (the address's resolved
+  // routes, null before DNS) has this connection's IP address and port, with no proxy; the
+  // address uses the default OkHostnameVerifier (a custom verifier is a black box: tern cannot
+  // tell what else it would accept) and this connection's leaf certificate is valid for the
+  // host; the address's certificate pinner accepts the connection's certificates for the host;
+  // and no 421 turned coalescing off here. Pool lock held.
+  bool isEligibleLocked(const Address& address, const std::vector<Route>* routes) const;
 
   // True for HTTP/2: many calls at once.
   bool isMultiplexed() const noexcept { return http2Connection_ != nullptr; }
@@ -87,6 +94,10 @@ class RealConnection final : public Connection,
   // Why an HTTP/2 connection failed (say, a TLS alert the server sent after the handshake, as a
   // TLS 1.3 server refusing the client's certificate does), or null.
   std::exception_ptr failure();
+
+  // Forbids carrying calls for hosts other than this connection's own (after a 421 Misdirected
+  // Request on a coalesced call); its own host's calls still come. Takes the pool lock.
+  void noCoalescedConnections();
 
   // Carrier: forbids further exchanges (takes the pool lock), and breaks the socket from any
   // thread.
@@ -134,6 +145,11 @@ class RealConnection final : public Connection,
   void onSettings(int maxConcurrentStreams) override;
   void onShutdown() override;
 
+  // Coalescing's tests in isEligibleLocked(): one of `routes` reaches this connection's IP
+  // address and port directly, and the certificates and pins allow `url`'s host.
+  bool routeMatchesAny(const std::vector<Route>& routes) const;
+  bool supportsUrlLocked(const HttpUrl& url) const;
+
   RealConnectionPool& pool_;
   const Route route_;
   void connectTls(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector);
@@ -154,6 +170,7 @@ class RealConnection final : public Connection,
   int allocationLimit_ = 1;       // How many calls may hold it at once.
   int refusedStreamCount_ = 0;    // REFUSED_STREAM resets seen (OkHttp tolerates one).
   bool noNewExchanges_ = false;
+  bool noCoalescedConnections_ = false;  // A 421 came on a call for another host.
   int routeFailureCount_ = 0;
   int successCount_ = 0;
   std::chrono::nanoseconds idleAtNanos_{0};

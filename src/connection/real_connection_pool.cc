@@ -61,11 +61,12 @@ std::vector<std::shared_ptr<RealConnection>> RealConnectionPool::connections() c
 }
 
 std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
-    const Address& address, RealCall& call,
-    const std::vector<std::shared_ptr<RealConnection>>& excluded) {
+    const Address& address, RealCall& call, const std::vector<Route>* routes,
+    bool requireMultiplexed, const std::vector<std::shared_ptr<RealConnection>>& excluded) {
   std::lock_guard lock(mutex_);
   for (const auto& connection : connections_) {
-    if (!connection->isEligibleLocked(address)) continue;
+    if (requireMultiplexed && !connection->isMultiplexed()) continue;
+    if (!connection->isEligibleLocked(address, routes)) continue;
     if (std::find(excluded.begin(), excluded.end(), connection) != excluded.end()) continue;
     acquireLocked(connection, call);
     return connection;

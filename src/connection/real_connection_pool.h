@@ -11,6 +11,7 @@
 #include "concurrent/task_queue.h"
 #include "concurrent/task_runner.h"
 #include "tern/address.h"
+#include "tern/route.h"
 
 namespace tern::internal {
 
@@ -41,10 +42,13 @@ class RealConnectionPool {
   int connectionCount() const;
 
   // Lends `call` a connection to `address`, if one is eligible (idle, or HTTP/2 below its
-  // stream limit) and not in `excluded`, and returns it (the call now holds it); null
-  // otherwise. The caller checks its health before use.
+  // stream limit; with `routes`, the address's resolved routes, also an HTTP/2 connection to
+  // another host that may be coalesced: RealConnection::isEligibleLocked()), multiplexed if
+  // `requireMultiplexed`, and not in `excluded`; returns it (the call now holds it), or null.
+  // The caller checks its health before use.
   std::shared_ptr<RealConnection> callAcquirePooledConnection(
-      const Address& address, RealCall& call,
+      const Address& address, RealCall& call, const std::vector<Route>* routes = nullptr,
+      bool requireMultiplexed = false,
       const std::vector<std::shared_ptr<RealConnection>>& excluded = {});
 
   // For addresses that will speak HTTP/2 (h2 prior knowledge): lets one call at a time connect,

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "http2/connection_shutdown_exception.h"
+#include "http2/error_code.h"
 
 namespace tern::internal {
 namespace {
@@ -130,6 +132,32 @@ struct Http2Callbacks {
     return 0;
   }
 
+  static int onFrameSend(nghttp2_session*, const nghttp2_frame* frame, void* userData) {
+    // A GOAWAY with an error is nghttp2's answer to a connection error of the peer (RFC 9113
+    // §5.4.1); tern's own close() sends NO_ERROR.
+    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR) {
+      self(userData).goawayErrorSent_ = frame->goaway.error_code;
+    }
+    return 0;
+  }
+
+  static int onError(nghttp2_session*, int, const char* message, size_t length, void* userData) {
+    self(userData).lastPeerError_.assign(message, length);
+    return 0;
+  }
+
+  static int onInvalidFrameRecv(nghttp2_session*, const nghttp2_frame* frame, int errorCode,
+                                void* userData) {
+    static constexpr const char* kNames[] = {
+        "DATA",         "HEADERS", "PRIORITY", "RST_STREAM",    "SETTINGS",
+        "PUSH_PROMISE", "PING",    "GOAWAY",   "WINDOW_UPDATE", "CONTINUATION"};
+    std::string type = frame->hd.type < std::size(kNames) ? kNames[frame->hd.type] : "frame";
+    self(userData).lastPeerError_ = "invalid " + type + " on stream " +
+                                    std::to_string(frame->hd.stream_id) + ": " +
+                                    nghttp2_strerror(errorCode);
+    return 0;
+  }
+
   static int onFrameNotSend(nghttp2_session*, const nghttp2_frame* frame, int errorCode,
                             void* userData) {
     Http2Connection& connection = self(userData);
@@ -179,6 +207,10 @@ Http2Connection::Http2Connection(Source& source, Sink& sink, std::function<void(
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Http2Callbacks::onStreamClose);
   nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks,
                                                            &Http2Callbacks::onFrameNotSend);
+  nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, &Http2Callbacks::onFrameSend);
+  nghttp2_session_callbacks_set_error_callback2(callbacks, &Http2Callbacks::onError);
+  nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(callbacks,
+                                                               &Http2Callbacks::onInvalidFrameRecv);
   // Windows are updated as the application reads, not as frames arrive (see Http2Stream).
   nghttp2_option_set_no_auto_window_update(option, 1);
   // Request header blocks may be as large as the response header lists we accept.
@@ -408,8 +440,22 @@ void Http2Connection::flush() {
       }
     }
     if (out.size() == 0) {
+      // Once nghttp2's GOAWAY for a peer's connection error is out, the session reads no more
+      // frames: the streams would wait for responses that can never come. Fail them now.
+      bool terminated = goawayErrorSent_ && !failure_;
+      if (terminated) {
+        std::string reason = lastPeerError_.empty() ? "" : ": " + lastPeerError_;
+        failConnectionLocked(std::make_exception_ptr(
+            ProtocolException("HTTP/2 protocol error from " + peerName_ + reason + " (GOAWAY " +
+                              errorCodeName(*goawayErrorSent_) + " sent)")));
+      }
       writing_ = false;
       writerIdle_.notify_all();
+      if (terminated) {
+        lock.unlock();
+        breakSocket_();
+        deliverEvents();
+      }
       return;
     }
     lock.unlock();

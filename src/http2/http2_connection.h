@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -174,6 +175,10 @@ class Http2Connection {
   bool shutdown_ = false;               // No new streams.
   bool closed_ = false;                 // close() ran.
   std::exception_ptr failure_;          // Why the connection failed, or null.
+  // The error code of the GOAWAY nghttp2 sent for a connection error of the peer: once it is
+  // written, flush() fails the connection (nghttp2 reads nothing more).
+  std::optional<uint32_t> goawayErrorSent_;
+  std::string lastPeerError_;  // nghttp2's last message about what the peer got wrong.
   int maxConcurrentStreams_ = INT32_MAX;
   // Events for the listener, delivered by deliverEvents().
   bool settingsChanged_ = false;
