@@ -35,7 +35,7 @@ void AsyncCall::executeOn(const Dispatcher::Executor& executor) {
     std::cerr << "tern: callback failure for " << call_->toLoggableString() << ": " << e.what()
               << "\n";
   }
-  call_->client().dispatcher()->finished(self);
+  call_->client().dispatcher()->finished(self, false);
 }
 
 void AsyncCall::run() {
@@ -73,7 +73,7 @@ void AsyncCall::run() {
   } catch (...) {
     std::cerr << "tern: callback failure for " << call_->toLoggableString() << "\n";
   }
-  call_->client().dispatcher()->finished(self);
+  call_->client().dispatcher()->finished(self, true);
 }
 
 }  // namespace tern::internal

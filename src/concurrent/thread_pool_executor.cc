@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -33,8 +34,8 @@ struct ThreadPoolExecutor::State {
   std::vector<std::thread::id> exited;  // Threads that left the loop, to be joined.
   size_t liveThreads = 0;               // Threads in the loop.
   size_t idleThreads = 0;               // Threads waiting for a job.
-  size_t activeJobs = 0;                // Given and not finished.
-  bool shutdown = false;
+  std::atomic<size_t> activeJobs = 0;   // Given and not finished.
+  std::atomic<bool> shutdown = false;   // Written under `lock`; executeNext() reads it without.
 
   // Joins threads that have exited, so they do not pile up. Caller holds `lock`; joining one is
   // quick because it has nothing left to do but return.
@@ -62,7 +63,21 @@ struct ThreadPoolExecutor::State {
 
   // A pool thread: runs jobs until idle for keepAlive or shut down.
   static void workerLoop(const std::shared_ptr<State>& state);
+
+  // Runs one job, reporting what it throws (see the class comment), and counts it finished.
+  void run(std::function<void()>& job);
 };
+
+namespace {
+
+// The pool a pool thread belongs to, and the job executeNext() gave it to run after this one.
+struct WorkerSlot {
+  const void* pool = nullptr;
+  std::function<void()> next;
+};
+thread_local WorkerSlot workerSlot;
+
+}  // namespace
 
 ThreadPoolExecutor::ThreadPoolExecutor(std::string name, std::chrono::nanoseconds keepAlive,
                                        size_t maxThreads) {
@@ -129,6 +144,21 @@ void ThreadPoolExecutor::execute(std::function<void()> job) {
   }
 }
 
+void ThreadPoolExecutor::executeNext(std::function<void()> job) {
+  if (workerSlot.pool != state_.get() || workerSlot.next) {
+    execute(std::move(job));
+    return;
+  }
+  if (!job) {
+    throw std::invalid_argument("ThreadPoolExecutor::executeNext: empty job");
+  }
+  if (state_->shutdown) {
+    throw std::logic_error("ThreadPoolExecutor \"" + state_->name + "\" has been shut down");
+  }
+  ++state_->activeJobs;
+  workerSlot.next = std::move(job);
+}
+
 void ThreadPoolExecutor::shutdown() {
   std::lock_guard<std::mutex> lock(state_->lock);
   state_->shutdown = true;
@@ -166,6 +196,7 @@ size_t ThreadPoolExecutor::activeCount() const {
 void ThreadPoolExecutor::State::workerLoop(const std::shared_ptr<State>& state) {
   // Linux limits thread names to 15 bytes.
   pthread_setname_np(pthread_self(), state->name.substr(0, 15).c_str());
+  workerSlot.pool = state.get();
   std::unique_lock<std::mutex> lock(state->lock);
   while (true) {
     if (state->jobs.empty()) {
@@ -184,21 +215,31 @@ void ThreadPoolExecutor::State::workerLoop(const std::shared_ptr<State>& state) 
     std::function<void()> job = std::move(state->jobs.front());
     state->jobs.pop_front();
     lock.unlock();
-    try {
-      job();
-    } catch (const std::exception& e) {
-      // Last resort (see the class comment): report and keep the thread.
-      std::fprintf(stderr, "tern: uncaught exception in %s: %s\n", state->name.c_str(), e.what());
-    } catch (...) {
-      std::fprintf(stderr, "tern: uncaught exception in %s\n", state->name.c_str());
+    state->run(job);
+    // The job may have given this thread its next one; run those without the lock.
+    while (workerSlot.next) {
+      std::function<void()> next = std::move(workerSlot.next);
+      workerSlot.next = nullptr;
+      state->run(next);
     }
-    job = nullptr;  // Destroy what the job captured before taking the lock again.
     lock.lock();
-    --state->activeJobs;
   }
   --state->liveThreads;
   state->exited.push_back(std::this_thread::get_id());
   state->threadExited.notify_all();
+}
+
+void ThreadPoolExecutor::State::run(std::function<void()>& job) {
+  try {
+    job();
+  } catch (const std::exception& e) {
+    // Last resort (see the class comment): report and keep the thread.
+    std::fprintf(stderr, "tern: uncaught exception in %s: %s\n", name.c_str(), e.what());
+  } catch (...) {
+    std::fprintf(stderr, "tern: uncaught exception in %s\n", name.c_str());
+  }
+  job = nullptr;  // Destroy what the job captured before it counts as finished.
+  --activeJobs;
 }
 
 }  // namespace tern::internal

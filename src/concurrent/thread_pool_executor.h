@@ -45,6 +45,12 @@ class ThreadPoolExecutor {
   // started while none is idle.
   void execute(std::function<void()> job);
 
+  // For a job's last act, such as starting the work its end makes room for: runs `job` on the
+  // calling pool thread right after the current job returns, with no hand-off to another thread
+  // (no wake-up, no pool-wide lock). Called from anywhere else (not one of this pool's threads,
+  // or a thread that already has a next job), the same as execute(). Throws as execute() does.
+  void executeNext(std::function<void()> job);
+
   // Refuses new jobs; jobs already given still run; idle threads exit at once. Idempotent.
   void shutdown();
 
@@ -60,7 +66,7 @@ class ThreadPoolExecutor {
   // Threads waiting for a job.
   size_t idleThreadCount() const;
 
-  // Jobs given but not yet finished (running or waiting for a thread).
+  // Jobs given but not yet finished (running, waiting for a thread, or next on a thread).
   size_t activeCount() const;
 
  private:

@@ -291,5 +291,39 @@ TEST_F(DispatcherTest, DefaultExecutorLimitsConcurrencyPerHost) {
   ASSERT_TRUE(eventually([&] { return realDispatcher->runningCallsCount() == 0; }));
 }
 
+TEST_F(DispatcherTest, DefaultExecutorRunsTheNextQueuedCallOnTheThreadThatFinished) {
+  // No hand-off: the thread whose call ended takes the queued call its end let through, so a
+  // busy dispatcher does not wake another thread per call. Threads are told apart by their ids.
+  auto realDispatcher = std::make_shared<Dispatcher>();
+  realDispatcher->setMaxRequests(1);
+  std::mutex mutex;
+  std::vector<std::thread::id> threads;
+  std::promise<void> allEnqueued;  // The first call waits for the rest to queue behind it.
+  std::shared_future<void> enqueued = allEnqueued.get_future().share();
+  std::shared_ptr<Interceptor> answer = client.interceptors()[0];
+  client = Client::Builder()
+               .dispatcher(realDispatcher)
+               .eventListenerFactory(events)
+               .addInterceptor([&](Interceptor::Chain& chain) {
+                 enqueued.wait();
+                 std::lock_guard lock(mutex);
+                 threads.push_back(std::this_thread::get_id());
+                 return chain.proceed(chain.request());
+               })
+               .addInterceptor(answer)
+               .build();
+  for (int i = 0; i < 4; ++i) newCall("http://a/" + std::to_string(i))->enqueue(callback);
+  EXPECT_EQ(realDispatcher->queuedCallsCount(), 3);
+  allEnqueued.set_value();
+  std::vector<RecordedResponse> responses = callback->awaitCount(4);
+  ASSERT_EQ(responses.size(), 4u);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(responses[i].url, "http://a/" + std::to_string(i));
+  ASSERT_TRUE(eventually([&] { return realDispatcher->runningCallsCount() == 0; }));
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(threads.size(), 4u);
+  for (const std::thread::id& thread : threads) EXPECT_EQ(thread, threads[0]);
+  EXPECT_NE(threads[0], std::this_thread::get_id());
+}
+
 }  // namespace
 }  // namespace tern::testing

@@ -169,11 +169,110 @@ TEST(ThreadPoolExecutorTest, MayBeDestroyedByItsOwnJob) {
   EXPECT_TRUE(eventually([&] { return weak.expired(); }));
 }
 
+TEST(ThreadPoolExecutorTest, ExecuteNextRunsOnTheSameThreadAfterTheJob) {
+  ThreadPoolExecutor executor("pool");
+  std::mutex mutex;
+  std::vector<std::string> order;
+  auto record = [&](const std::string& what) {
+    std::lock_guard lock(mutex);
+    order.push_back(what);
+  };
+  std::promise<std::thread::id> first;
+  std::promise<std::thread::id> next;
+  executor.execute([&] {
+    first.set_value(std::this_thread::get_id());
+    executor.executeNext([&] {
+      record("next");
+      next.set_value(std::this_thread::get_id());
+    });
+    std::this_thread::sleep_for(20ms);  // The next job must not start before this one ends.
+    record("first ends");
+  });
+  std::future<std::thread::id> nextThread = next.get_future();
+  ASSERT_EQ(std::future_status::ready, nextThread.wait_for(5s));
+  EXPECT_EQ(first.get_future().get(), nextThread.get());
+  std::lock_guard lock(mutex);
+  EXPECT_EQ((std::vector<std::string>{"first ends", "next"}), order);
+  EXPECT_EQ(1u, executor.threadCount());
+}
+
+TEST(ThreadPoolExecutorTest, ExecuteNextAwayFromThePoolIsExecute) {
+  ThreadPoolExecutor executor("pool");
+  ThreadPoolExecutor other("other");
+  std::promise<std::thread::id> fromOutside;
+  executor.executeNext([&] { fromOutside.set_value(std::this_thread::get_id()); });
+  std::future<std::thread::id> outsideThread = fromOutside.get_future();
+  ASSERT_EQ(std::future_status::ready, outsideThread.wait_for(5s));
+  EXPECT_NE(std::this_thread::get_id(), outsideThread.get());
+
+  // From another pool's job: runs on this pool's thread, not after the other pool's job.
+  std::promise<void> ran;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> otherJobEnded{false};
+  other.execute([&] {
+    executor.executeNext([&] { ran.set_value(); });
+    released.wait();
+    otherJobEnded = true;
+  });
+  std::future<void> ranFuture = ran.get_future();
+  EXPECT_EQ(std::future_status::ready, ranFuture.wait_for(5s));
+  EXPECT_FALSE(otherJobEnded);
+  release.set_value();
+}
+
+TEST(ThreadPoolExecutorTest, OnlyOneNextJobPerThreadTheRestAreExecuted) {
+  ThreadPoolExecutor executor("pool");
+  std::promise<std::thread::id> first;
+  std::promise<std::thread::id> second;
+  std::promise<std::thread::id> third;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  executor.execute([&] {
+    executor.executeNext([&] { second.set_value(std::this_thread::get_id()); });
+    executor.executeNext([&] { third.set_value(std::this_thread::get_id()); });
+    first.set_value(std::this_thread::get_id());
+    released.wait();
+  });
+  std::future<std::thread::id> thirdThread = third.get_future();
+  // The third runs on another thread while the first still runs.
+  ASSERT_EQ(std::future_status::ready, thirdThread.wait_for(5s));
+  std::thread::id firstThread = first.get_future().get();
+  EXPECT_NE(firstThread, thirdThread.get());
+  // The first is still running, and the second waits for it.
+  EXPECT_TRUE(eventually([&] { return executor.activeCount() == 2; }));
+  release.set_value();
+  std::future<std::thread::id> secondThread = second.get_future();
+  ASSERT_EQ(std::future_status::ready, secondThread.wait_for(5s));
+  EXPECT_EQ(firstThread, secondThread.get());
+  EXPECT_TRUE(eventually([&] { return executor.activeCount() == 0; }));
+}
+
+TEST(ThreadPoolExecutorTest, ExecuteNextAfterShutdownIsRejected) {
+  ThreadPoolExecutor executor("pool");
+  std::promise<std::string> rejected;
+  executor.execute([&] {
+    executor.shutdown();
+    try {
+      executor.executeNext([] {});
+      rejected.set_value("accepted");
+    } catch (const std::logic_error& e) {
+      rejected.set_value(e.what());
+    }
+  });
+  std::future<std::string> result = rejected.get_future();
+  ASSERT_EQ(std::future_status::ready, result.wait_for(5s));
+  EXPECT_EQ("ThreadPoolExecutor \"pool\" has been shut down", result.get());
+  EXPECT_THROW(executor.executeNext([] {}), std::logic_error);
+  EXPECT_TRUE(executor.awaitTermination(5s));
+}
+
 TEST(ThreadPoolExecutorTest, RejectsBadArguments) {
   EXPECT_THROW(ThreadPoolExecutor("pool", -1s), std::invalid_argument);
   EXPECT_THROW(ThreadPoolExecutor("pool", 1s, 0), std::invalid_argument);
   ThreadPoolExecutor executor("pool");
   EXPECT_THROW(executor.execute(nullptr), std::invalid_argument);
+  EXPECT_THROW(executor.executeNext(nullptr), std::invalid_argument);
 }
 
 }  // namespace
