@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "concurrent/adaptive_mutex.h"
 #include "http2/connection_shutdown_exception.h"
 #include "http2/error_code.h"
 
@@ -192,6 +193,8 @@ Http2Connection::Http2Connection(Source& source, Sink& sink, std::function<void(
       peerName_(std::move(peerName)),
       pingInterval_(pingInterval),
       writerQueue_(taskRunner.newQueue("tern Http2Connection writer " + peerName_)) {
+  // Every stream's thread and the reader take mutex_, each for a moment (docs/performance.md).
+  spinBeforeSleeping(mutex_);
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_option* option = nullptr;
   if (nghttp2_session_callbacks_new(&callbacks) != 0 || nghttp2_option_new(&option) != 0) {
