@@ -52,7 +52,8 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
   // Waits for the next response header block (interim 1xx blocks come one by one, then the
   // final one) and returns it, pseudo-headers included. Bounded by readTimeout(): on timeout the
   // stream is reset with CANCEL, the connection sends a ping to check itself, and
-  // SocketTimeoutException("timeout") is thrown. Throws the stream's failure (StreamResetException
+  // SocketTimeoutException("Read timed out after 100 ms: HTTP/2 stream 3 to example.com:443") is
+  // thrown. Throws the stream's failure (StreamResetException
   // for RST_STREAM, ProtocolException for an oversized header list, the connection's IOException,
   // InterruptedIOException("Canceled") after closeLater()).
   HeaderBlock takeHeaders();
@@ -128,7 +129,9 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
 
   // Throws the failure to report to a reader or writer, if any. Lock held.
   void throwIfFailedLocked(bool forWriting) const;
-  // The wait for readers and writers: readTimeout_ or writeTimeout_. Lock held.
+  // The wait for readers and writers: readTimeout_ or writeTimeout_. Lock held. When it times
+  // out, abandons the stream and throws SocketTimeoutException("Read timed out after 100 ms:
+  // HTTP/2 stream 3 to example.com:443"), or "Write ..." for writeTimeout_.
   void waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeout);
 
   Http2Connection& connection_;

@@ -219,8 +219,8 @@ std::string toString(Transport transport) {
 
 // `fault` as it plays out over `transport`. Over HTTP/2 (MockWebServer's h2c):
 // - DisconnectDuringRequestBody is an HTTP/1 policy: the HTTP/2 server answers normally.
-// - A stalled stream times out with OkHttp's message, "timeout". NoResponse stalls that stream
-//   only, so its connection stays healthy and pooled; StallSocketAtStart stalls the whole
+// - A stalled stream times out: "Read timed out after 500 ms: HTTP/2 stream 1 to ...". NoResponse
+//   stalls that stream only, so its connection stays healthy and pooled; StallSocketAtStart stalls the whole
 //   connection, which the ping sent after the timeout retires once it has gone unanswered for a
 //   second (OkHttp's degraded connection), so the next call waits for that.
 Fault forTransport(Fault fault, Transport transport) {
@@ -228,10 +228,11 @@ Fault forTransport(Fault fault, Transport transport) {
   if (fault.name == "DisconnectDuringRequestBody") {
     fault.get = fault.post = Expect::kResponse;
   } else if (fault.name == "NoResponse") {
-    fault.messages = {"timeout"};
+    fault.messages = {"Read timed out after"};
     fault.keepsConnection = true;
   } else if (fault.name == "StallSocketAtStart") {
-    fault.messages = {"timeout"};
+    // A POST waits for flow-control window to send its body: its write times out.
+    fault.messages = {"Read timed out after", "Write timed out after"};
     fault.keepsConnection = true;  // Until the unanswered ping retires it.
     fault.settleBeforeNext = std::chrono::milliseconds(1200);
   }

@@ -167,7 +167,8 @@ TEST_F(Http2FailureTest, ReadTimeoutOnHeadersKeepsTheConnectionForTheNextCall) {
     execute();
     FAIL() << "expected SocketTimeoutException";
   } catch (const SocketTimeoutException& e) {
-    EXPECT_STREQ(e.what(), "timeout");
+    EXPECT_EQ(std::string(e.what()), "Read timed out after 300 ms: HTTP/2 stream 1 to " +
+                                         server.hostName() + ":" + std::to_string(server.port()));
   }
   EXPECT_EQ(fetch(), "A");
   EXPECT_EQ(server.takeRequest().sequenceNumber(), 0);
@@ -184,7 +185,8 @@ TEST_F(Http2FailureTest, ReadTimeoutOnASlowBody) {
     response.body()->string();
     FAIL() << "expected SocketTimeoutException";
   } catch (const SocketTimeoutException& e) {
-    EXPECT_STREQ(e.what(), "timeout");
+    EXPECT_EQ(std::string(e.what()), "Read timed out after 300 ms: HTTP/2 stream 1 to " +
+                                         server.hostName() + ":" + std::to_string(server.port()));
   }
 }
 
