@@ -223,23 +223,8 @@ std::string Certificate::pin() const {
 
 std::string Certificate::publicKeyAlgorithm() const {
   EVP_PKEY* key = X509_get0_pubkey(impl_->x509.get());
-  if (key == nullptr) {
-    ERR_clear_error();
-    return "unknown";
-  }
-  switch (int id = EVP_PKEY_get_base_id(key)) {
-    case EVP_PKEY_EC:
-      return "EC";
-    case EVP_PKEY_RSA:
-      return "RSA";
-    case EVP_PKEY_ED25519:
-      return "ED25519";
-    case EVP_PKEY_ED448:
-      return "ED448";
-    default:
-      const char* name = OBJ_nid2sn(id);
-      return name != nullptr ? name : "unknown";
-  }
+  if (key == nullptr) ERR_clear_error();
+  return internal::keyAlgorithmName(key);
 }
 
 bool Certificate::isCertificateAuthority() const {

@@ -124,19 +124,7 @@ std::vector<uint8_t> KeyPair::publicKeyDer() const {
 }
 
 std::string KeyPair::algorithm() const {
-  switch (int id = EVP_PKEY_get_base_id(impl_->key.get())) {
-    case EVP_PKEY_EC:
-      return "EC";
-    case EVP_PKEY_RSA:
-      return "RSA";
-    case EVP_PKEY_ED25519:
-      return "ED25519";
-    case EVP_PKEY_ED448:
-      return "ED448";
-    default:
-      const char* name = OBJ_nid2sn(id);
-      return name != nullptr ? name : "unknown";
-  }
+  return internal::keyAlgorithmName(impl_->key.get());
 }
 
 bool KeyPair::operator==(const KeyPair& other) const noexcept {

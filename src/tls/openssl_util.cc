@@ -2,6 +2,7 @@
 #include "tls/openssl_util.h"
 
 #include <openssl/err.h>
+#include <openssl/objects.h>
 
 #include <stdexcept>
 
@@ -44,6 +45,23 @@ std::vector<uint8_t> sha256(std::span<const uint8_t> bytes) {
           length == result.size(),
       "SHA-256 failed");
   return result;
+}
+
+std::string keyAlgorithmName(const EVP_PKEY* key) {
+  if (key == nullptr) return "unknown";
+  switch (int id = EVP_PKEY_get_base_id(key)) {
+    case EVP_PKEY_EC:
+      return "EC";
+    case EVP_PKEY_RSA:
+      return "RSA";
+    case EVP_PKEY_ED25519:
+      return "ED25519";
+    case EVP_PKEY_ED448:
+      return "ED448";
+    default:
+      const char* name = OBJ_nid2sn(id);
+      return name != nullptr ? name : "unknown";
+  }
 }
 
 }  // namespace tern::internal

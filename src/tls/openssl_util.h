@@ -66,4 +66,8 @@ std::vector<uint8_t> toDer(T* object, I2d i2d) {
 // SHA-256 of `bytes`.
 std::vector<uint8_t> sha256(std::span<const uint8_t> bytes);
 
+// The algorithm of `key` as Java names it: "EC", "RSA", "ED25519", "ED448", else OpenSSL's short
+// name for its type, or "unknown". Null gives "unknown".
+std::string keyAlgorithmName(const EVP_PKEY* key);
+
 }  // namespace tern::internal
