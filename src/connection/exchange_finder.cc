@@ -78,16 +78,16 @@ std::shared_ptr<RealConnection> ExchangeFinder::acquirePooled(
 std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     std::chrono::milliseconds connectTimeout) {
   if (call_.isCanceled()) throw InterruptedIOException("Canceled");
+  std::vector<std::shared_ptr<RealConnection>> excluded;  // Connections that failed this call.
+  {
+    std::lock_guard lock(excludedMutex_);
+    excluded = excluded_;
+  }
 
   // The connection the call already holds, if it still suits (a follow-up to the same host).
   {
     std::shared_ptr<RealConnection> callConnection;
     bool reusable = false;
-    std::vector<std::shared_ptr<RealConnection>> excluded;
-    {
-      std::lock_guard lock(excludedMutex_);
-      excluded = excluded_;
-    }
     {
       std::lock_guard lock(pool_.mutex());
       callConnection = call_.connectionLocked();
@@ -100,11 +100,6 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   }
 
   // A pooled connection: idle, or HTTP/2 with room for another stream.
-  std::vector<std::shared_ptr<RealConnection>> excluded;
-  {
-    std::lock_guard lock(excludedMutex_);
-    excluded = excluded_;
-  }
   if (auto pooled = acquirePooled(excluded)) return pooled;
 
   // HTTP/2 with prior knowledge, or https offering h2: calls that start together wait for one
