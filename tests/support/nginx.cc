@@ -1,11 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "support/nginx.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -21,33 +17,6 @@ namespace {
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
-// A port nothing listens on right now: bound to port 0, then released.
-int freePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof(address);
-  int port = -1;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    port = ntohs(address.sin_port);
-  }
-  ::close(fd);
-  return port;
-}
-
-bool accepts(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  bool connected = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
-  ::close(fd);
-  return connected;
-}
-
 std::string readFile(const fs::path& path) {
   std::ifstream file(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
@@ -56,19 +25,7 @@ std::string readFile(const fs::path& path) {
 }  // namespace
 
 std::optional<fs::path> Nginx::findBinary() {
-  std::vector<fs::path> candidates;
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream directories(path);
-    for (std::string directory; std::getline(directories, directory, ':');) {
-      if (!directory.empty()) candidates.push_back(fs::path(directory) / "nginx");
-    }
-  }
-  candidates.emplace_back("/usr/sbin/nginx");
-  candidates.emplace_back("/usr/local/sbin/nginx");
-  for (const fs::path& candidate : candidates) {
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
+  return findExecutable("nginx", {"/usr/sbin/nginx", "/usr/local/sbin/nginx"});
 }
 
 Nginx::Nginx() {
@@ -95,12 +52,19 @@ fs::path Nginx::writeFile(const std::string& relativePath, const std::string& co
 bool Nginx::start(const NginxConfig& config) {
   std::optional<fs::path> binary = findBinary();
   if (!binary) return false;
-  for (int attempt = 0; attempt < 3 && pid_ < 0; ++attempt) {
-    port_ = freePort();
+  // A port taken between freeLoopbackPort() and nginx's bind makes it exit: try another.
+  const std::string prefix = directory_.string() + "/";
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    port_ = freeLoopbackPort();
     writeConfig(config);
-    spawn(*binary);
+    // nginx's own start-up complaints (a bad directive, say) go to stderr.log, for errorLog().
+    if (process_.startListening({binary->string(), "-p", prefix, "-c", prefix + "nginx.conf", "-e",
+                                 prefix + "error.log", "-g", "daemon off;"},
+                                prefix + "stderr.log", false, port_)) {
+      return true;
+    }
   }
-  return running();
+  return false;
 }
 
 std::string Nginx::url(const std::string& path, const std::string& scheme) const {
@@ -155,52 +119,8 @@ void Nginx::writeConfig(const NginxConfig& config) const {
       << "}\n";
 }
 
-void Nginx::spawn(const fs::path& binary) {
-  const std::string prefix = directory_.string() + "/";
-  std::vector<std::string> args = {
-      binary.string(),      "-p", prefix,       "-c", prefix + "nginx.conf", "-e",
-      prefix + "error.log", "-g", "daemon off;"};
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  const std::string stderrLog = prefix + "stderr.log";
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    // nginx's own start-up complaints (a bad directive, say) go to a file the test can show.
-    FILE* log = std::freopen(stderrLog.c_str(), "a", stderr);
-    (void)log;
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  if (pid < 0) return;
-  pid_ = pid;
-  auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (accepts(port_)) return;
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {  // It exited: the port was taken?
-      pid_ = -1;
-      return;
-    }
-    std::this_thread::sleep_for(20ms);
-  }
-  stop();
-}
-
 void Nginx::stop() {
-  if (pid_ <= 0) return;
-  ::kill(pid_, SIGQUIT);  // Graceful: finishes and flushes its logs.
-  int status = 0;
-  auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (::waitpid(pid_, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(10ms);
-  }
-  pid_ = -1;
+  process_.stop(SIGQUIT, std::chrono::seconds(10));  // Graceful: finishes and flushes its logs.
 }
 
 }  // namespace tern::testing

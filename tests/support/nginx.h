@@ -1,13 +1,13 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <sys/types.h>
-
 #include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "support/child_process.h"
 
 namespace tern::testing {
 
@@ -51,7 +51,7 @@ class Nginx {
   // free ports. Returns false if nginx would not start; errorLog() then says why.
   bool start(const NginxConfig& config = {});
 
-  bool running() const { return pid_ > 0; }
+  bool running() const { return process_.running(); }
   int port() const { return port_; }
 
   // "<scheme>://127.0.0.1:<port><path>".
@@ -70,11 +70,10 @@ class Nginx {
 
  private:
   void writeConfig(const NginxConfig& config) const;
-  void spawn(const std::filesystem::path& binary);
 
   std::filesystem::path directory_;
   int port_ = -1;
-  pid_t pid_ = -1;
+  ChildProcess process_;
 };
 
 }  // namespace tern::testing

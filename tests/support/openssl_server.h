@@ -1,13 +1,12 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <sys/types.h>
-
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "support/child_process.h"
 #include "tern/tls/held_certificate.h"
 
 namespace tern::testing {
@@ -49,7 +48,7 @@ class OpenSslServer {
  private:
   std::filesystem::path directory_;
   int port_ = -1;
-  pid_t pid_ = -1;
+  ChildProcess process_;
 };
 
 }  // namespace tern::testing
