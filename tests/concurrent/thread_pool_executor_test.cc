@@ -219,6 +219,10 @@ TEST(ThreadPoolExecutorTest, ExecuteNextAwayFromThePoolIsExecute) {
   EXPECT_EQ(std::future_status::ready, ranFuture.wait_for(5s));
   EXPECT_FALSE(otherJobEnded);
   release.set_value();
+  // Its job ends before `release` goes out of scope.
+  other.shutdown();
+  EXPECT_TRUE(other.awaitTermination(5s));
+  EXPECT_TRUE(otherJobEnded);
 }
 
 TEST(ThreadPoolExecutorTest, OnlyOneNextJobPerThreadTheRestAreExecuted) {
