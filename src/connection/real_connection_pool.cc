@@ -106,8 +106,9 @@ void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection, 
   std::lock_guard lock(mutex_);
   connections_.push_back(connection);
   acquireLocked(connection, call);
-  // In use: nothing can expire before it has idled keepAliveDuration after its release.
-  scheduleCleanupLocked(keepAliveDuration_);
+  // No cleanup yet: a connection in use cannot expire, and release() schedules one when it
+  // idles. (Scheduling here, with a release that empties the pool canceling it again, woke the
+  // TaskRunner's thread twice for every call on a connection of its own: docs/performance.md.)
 }
 
 void RealConnectionPool::acquireLocked(const std::shared_ptr<RealConnection>& connection,

@@ -60,7 +60,7 @@ class RealConnectionPool {
                     const std::function<bool()>& isCanceled);
   void endConnect(const Address& address);
 
-  // Adds a freshly connected `connection`, held by `call`; cleanup runs keepAliveDuration later.
+  // Adds a freshly connected `connection`, held by `call`. Its cleanup is scheduled when it idles.
   void put(const std::shared_ptr<RealConnection>& connection, RealCall& call);
 
   // Makes `call` hold `connection`. Pool lock held.
