@@ -72,12 +72,13 @@ void Http2Stream::waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeou
     connection_.flushLater();
     // OkHttp says only "timeout"; this names the wait and the peer, as an HTTP/1.1 socket does.
     const std::string operation = &timeout == &writeTimeout_ ? "Write" : "Read";
-    const std::string where = "HTTP/2 stream " + std::to_string(id_) + " to " +
-                              connection_.peerName();
-    const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(timeout.timeoutNanos());
+    const std::string where =
+        "HTTP/2 stream " + std::to_string(id_) + " to " + connection_.peerName();
+    const auto millis =
+        std::chrono::duration_cast<std::chrono::milliseconds>(timeout.timeoutNanos());
     if (millis.count() > 0) {
-      throw SocketTimeoutException(operation + " timed out after " + std::to_string(millis.count()) +
-                                   " ms: " + where);
+      throw SocketTimeoutException(operation + " timed out after " +
+                                   std::to_string(millis.count()) + " ms: " + where);
     }
     throw SocketTimeoutException(operation + " deadline reached: " + where);
   }

@@ -123,9 +123,7 @@ std::vector<uint8_t> KeyPair::publicKeyDer() const {
   return internal::toDer(static_cast<const EVP_PKEY*>(impl_->key.get()), i2d_PUBKEY);
 }
 
-std::string KeyPair::algorithm() const {
-  return internal::keyAlgorithmName(impl_->key.get());
-}
+std::string KeyPair::algorithm() const { return internal::keyAlgorithmName(impl_->key.get()); }
 
 bool KeyPair::operator==(const KeyPair& other) const noexcept {
   if (impl_ == other.impl_) return true;

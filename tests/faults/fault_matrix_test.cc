@@ -220,9 +220,9 @@ std::string toString(Transport transport) {
 // `fault` as it plays out over `transport`. Over HTTP/2 (MockWebServer's h2c):
 // - DisconnectDuringRequestBody is an HTTP/1 policy: the HTTP/2 server answers normally.
 // - A stalled stream times out: "Read timed out after 500 ms: HTTP/2 stream 1 to ...". NoResponse
-//   stalls that stream only, so its connection stays healthy and pooled; StallSocketAtStart stalls the whole
-//   connection, which the ping sent after the timeout retires once it has gone unanswered for a
-//   second (OkHttp's degraded connection), so the next call waits for that.
+//   stalls that stream only, so its connection stays healthy and pooled; StallSocketAtStart stalls
+//   the whole connection, which the ping sent after the timeout retires once it has gone unanswered
+//   for a second (OkHttp's degraded connection), so the next call waits for that.
 Fault forTransport(Fault fault, Transport transport) {
   if (transport != Transport::kH2c) return fault;
   if (fault.name == "DisconnectDuringRequestBody") {
