@@ -129,7 +129,7 @@ std::shared_ptr<RealConnection> RealConnectionPool::release(
       connection->hasUnclaimedInput()) {
     connection->setNoNewExchangesLocked();
     std::erase(connections_, connection);
-    if (connections_.empty()) cleanupQueue_->cancelAll();
+    if (connections_.empty()) cancelCleanupLocked();
     return connection;
   }
   // Due when this connection's keep-alive runs out (a waiting cleanup is never later, so this
@@ -151,7 +151,7 @@ void RealConnectionPool::evictAll() {
       evicted.push_back(connection);
       return true;
     });
-    if (connections_.empty()) cleanupQueue_->cancelAll();
+    if (connections_.empty()) cancelCleanupLocked();
   }
   for (const auto& connection : evicted) connection->closeSocket();
 }
@@ -187,7 +187,7 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
       longestIdleConnection->setNoNewExchangesLocked();
       std::erase(connections_, longestIdleConnection);
       toClose = std::move(longestIdleConnection);
-      if (connections_.empty()) cleanupQueue_->cancelAll();
+      if (connections_.empty()) cancelCleanupLocked();
       result = std::chrono::nanoseconds(0);
     } else if (idleConnectionCount > 0) {
       result = keepAliveDuration_ - longestIdleDuration;  // When the eldest expires.
@@ -208,7 +208,12 @@ void RealConnectionPool::connectionShutDownLocked(RealConnection& connection) {
 }
 
 void RealConnectionPool::scheduleCleanupLocked(std::chrono::nanoseconds delay) {
-  cleanupQueue_->schedule(cleanupTask_, delay);
+  if (!closing_) cleanupQueue_->schedule(cleanupTask_, delay);
+}
+
+void RealConnectionPool::cancelCleanupLocked() {
+  // While the destructor waits for a running cleanup to finish, cleanupQueue_ is already null.
+  if (!closing_) cleanupQueue_->cancelAll();
 }
 
 }  // namespace tern::internal

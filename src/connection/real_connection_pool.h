@@ -100,6 +100,8 @@ class RealConnectionPool {
  private:
   // Makes the cleanup task run within `delay` (sooner if it already waits for an earlier time).
   void scheduleCleanupLocked(std::chrono::nanoseconds delay);
+  // Cancels the cleanup task (the pool is empty). Lock held. Neither does anything once closing_.
+  void cancelCleanupLocked();
 
   const std::shared_ptr<TaskRunner> taskRunner_;
   const int maxIdleConnections_;
