@@ -202,7 +202,7 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
 }
 
 void RealConnectionPool::connectionShutDownLocked(RealConnection& connection) {
-  if (!closing_ && connection.callsLocked().empty()) {
+  if (connection.callsLocked().empty()) {
     scheduleCleanupLocked(std::chrono::nanoseconds(0));
   }
 }

@@ -2,12 +2,12 @@
 #include "http2/http2_stream.h"
 
 #include <algorithm>
-#include <chrono>
 #include <span>
 #include <stdexcept>
 #include <string>
 
 #include "http2/http2_connection.h"
+#include "net/socket.h"
 
 namespace tern::internal {
 
@@ -71,16 +71,9 @@ void Http2Stream::waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeou
     lock.unlock();
     connection_.flushLater();
     // OkHttp says only "timeout"; this names the wait and the peer, as an HTTP/1.1 socket does.
-    const std::string operation = &timeout == &writeTimeout_ ? "Write" : "Read";
-    const std::string where =
-        "HTTP/2 stream " + std::to_string(id_) + " to " + connection_.peerName();
-    const auto millis =
-        std::chrono::duration_cast<std::chrono::milliseconds>(timeout.timeoutNanos());
-    if (millis.count() > 0) {
-      throw SocketTimeoutException(operation + " timed out after " +
-                                   std::to_string(millis.count()) + " ms: " + where);
-    }
-    throw SocketTimeoutException(operation + " deadline reached: " + where);
+    throw timeoutException(
+        &timeout == &writeTimeout_ ? "Write" : "Read", timeout.timeoutNanos(),
+        "HTTP/2 stream " + std::to_string(id_) + " to " + connection_.peerName());
   }
 }
 

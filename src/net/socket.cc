@@ -74,6 +74,19 @@ void setOptions(int fd) {
 
 }  // namespace
 
+SocketTimeoutException timeoutException(std::string_view operation,
+                                        std::chrono::nanoseconds timeout, std::string_view where) {
+  std::string message(operation);
+  if (timeout.count() > 0) {
+    const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
+    message += " timed out after " + std::to_string(millis.count()) + " ms: ";
+  } else {
+    message += " deadline reached: ";
+  }
+  message += where;
+  return SocketTimeoutException(message);
+}
+
 Socket::Socket() = default;
 
 Socket::~Socket() { close(); }
@@ -325,14 +338,8 @@ void Socket::await(Operation operation, std::optional<Timeout::Clock::time_point
     }
     const auto now = Timeout::Clock::now();
     if (until && *until <= now) {
-      const std::string where = remote_ ? remote_->describe() : std::string("?");
-      if (timeout.count() > 0) {
-        const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
-        throw SocketTimeoutException(std::string(operationName(operation)) + " timed out after " +
-                                     std::to_string(millis.count()) + " ms: " + where);
-      }
-      throw SocketTimeoutException(std::string(operationName(operation)) +
-                                   " deadline reached: " + where);
+      throw timeoutException(operationName(operation), timeout,
+                             remote_ ? remote_->describe() : std::string("?"));
     }
     const int ready = ::poll(fds, 2, Timeout::pollTimeoutMillis(until, now));
     if (ready < 0) {

@@ -6,14 +6,22 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string_view>
 
 #include "net/wakeup_fd.h"
+#include "tern/exceptions.h"
 #include "tern/inet_address.h"
 #include "tern/sink.h"
 #include "tern/source.h"
 #include "tern/timeout.h"
 
 namespace tern::internal {
+
+// The failure of a wait for `operation` ("Connect", "Read", "Write") on `where` that ran out of
+// time: "Read timed out after 100 ms: <where>" if it had a per-operation `timeout`, else
+// "Read deadline reached: <where>". Sockets and HTTP/2 streams word their timeouts alike.
+SocketTimeoutException timeoutException(std::string_view operation,
+                                        std::chrono::nanoseconds timeout, std::string_view where);
 
 // A TCP socket on a non-blocking file descriptor, as Java's Socket plus Okio's source()/sink().
 // Every wait is a poll() bounded by a Timeout, and cancel() wakes any wait at once.
