@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "tern/exceptions.h"
+
 namespace tern::internal {
 namespace {
 
@@ -174,23 +176,6 @@ std::string describeCharAt(std::string_view s, std::size_t index) {
   return hex(codePoint ? *codePoint : byte);
 }
 
-std::string escapeForMessage(std::string_view s) {
-  std::string result;
-  result.reserve(s.size());
-  for (char c : s) {
-    auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      static constexpr char kDigits[] = "0123456789abcdef";
-      result += "\\x";
-      result += kDigits[byte >> 4];
-      result += kDigits[byte & 0xf];
-    } else {
-      result += c;
-    }
-  }
-  return result;
-}
-
 void checkHeaderName(std::string_view name) {
   if (name.empty()) {
     throw std::invalid_argument("header name is empty");
@@ -217,6 +202,19 @@ void checkHeaderValue(std::string_view value, std::string_view name, bool allowN
     }
     throw std::invalid_argument(message);
   }
+}
+
+void checkReceivedFieldValue(std::string_view name, std::string_view value) {
+  std::size_t bad = value.find_first_of(std::string_view("\0\r\n", 3));
+  if (bad == std::string_view::npos) {
+    return;
+  }
+  std::string message = "Unexpected char " + describeCharAt(value, bad) + " at " +
+                        std::to_string(bad) + " in received header " + escapeForMessage(name);
+  if (!isSensitiveHeader(name)) {
+    message += ": " + escapeForMessage(value);
+  }
+  throw ProtocolException(message);
 }
 
 }  // namespace tern::internal

@@ -57,10 +57,6 @@ bool isLegalCharsetName(std::string_view name) noexcept;
 // UTF-16 char), anything else as the single byte.
 std::string describeCharAt(std::string_view s, std::size_t index);
 
-// `s` for an exception message: control bytes (< 0x20, 0x7f) become "\xNN" so a message can
-// neither be cut short by a NUL nor forge a log line with CR LF. Other bytes are kept.
-std::string escapeForMessage(std::string_view s);
-
 // Validates a header name for Headers::Builder::add: a non-empty RFC 9110 token. Throws
 // std::invalid_argument naming the name and the first bad character with its position.
 void checkHeaderName(std::string_view name);
@@ -70,5 +66,12 @@ void checkHeaderName(std::string_view name);
 // a header line. Throws std::invalid_argument naming the header, the character and its byte
 // position; the value is only echoed when the header is not sensitive.
 void checkHeaderValue(std::string_view value, std::string_view name, bool allowNonAscii);
+
+// Checks a field value received from a peer (RFC 9110 §5.5): a recipient must either reject a
+// value holding CR, LF or NUL or replace each with SP. tern rejects, as curl does ("Nul byte in
+// header"), the same for HTTP/1.1 and HTTP/2 headers and trailers, so a value can never smuggle a
+// line break or cut a C string short in the caller's hands. Throws ProtocolException naming the
+// field, the character and its position; the value, escaped, only when the field is not sensitive.
+void checkReceivedFieldValue(std::string_view name, std::string_view value);
 
 }  // namespace tern::internal

@@ -21,4 +21,21 @@ bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) noexcept 
   return true;
 }
 
+std::string escapeForMessage(std::string_view s) {
+  std::string result;
+  result.reserve(s.size());
+  for (char c : s) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      static constexpr char kDigits[] = "0123456789abcdef";
+      result += "\\x";
+      result += kDigits[byte >> 4];
+      result += kDigits[byte & 0xf];
+    } else {
+      result += c;
+    }
+  }
+  return result;
+}
+
 }  // namespace tern::internal

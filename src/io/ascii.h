@@ -18,4 +18,8 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
 
 bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) noexcept;
 
+// `s` for an exception message: control bytes (< 0x20, 0x7f) become "\xNN" so a message can
+// neither be cut short by a NUL nor forge a log line with CR LF. Other bytes are kept.
+std::string escapeForMessage(std::string_view s);
+
 }  // namespace tern::internal

@@ -290,22 +290,27 @@ HttpUrl::Builder& HttpUrl::Builder::removeAllEncodedQueryParameters(std::string_
 
 void HttpUrl::Builder::removeAllCanonicalQueryParameters(const std::string& canonicalName) {
   std::vector<std::optional<std::string>>& namesAndValues = *encodedQueryNamesAndValues_;
-  std::vector<std::optional<std::string>> kept;
-  kept.reserve(namesAndValues.size());
+  // Compacts the kept pairs in place: nothing is moved out unless its pair is dropped, so a
+  // name that is absent leaves the query exactly as it was.
+  size_t out = 0;
   for (size_t i = 0; i + 1 < namesAndValues.size(); i += 2) {
-    if (namesAndValues[i] != canonicalName) {
-      kept.push_back(std::move(namesAndValues[i]));
-      kept.push_back(std::move(namesAndValues[i + 1]));
+    if (namesAndValues[i] == canonicalName) {
+      continue;
     }
+    if (out != i) {
+      namesAndValues[out] = std::move(namesAndValues[i]);
+      namesAndValues[out + 1] = std::move(namesAndValues[i + 1]);
+    }
+    out += 2;
   }
-  if (kept.size() == namesAndValues.size()) {
+  if (out == namesAndValues.size()) {
     return;
   }
   // Removing the last parameter removes the query, as OkHttp does.
-  if (kept.empty()) {
+  if (out == 0) {
     encodedQueryNamesAndValues_.reset();
   } else {
-    namesAndValues = std::move(kept);
+    namesAndValues.resize(out);
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "io/ascii.h"
 #include "url/host_parser.h"
 #include "url/percent_encoding.h"
 #include "url/url_syntax.h"
@@ -53,21 +54,6 @@ std::string preprocess(std::string_view raw) {
     }
   }
   return sanitizeUtf8(out);
-}
-
-// The first six code points of `input` followed by "...", as OkHttp abbreviates it in messages.
-std::string abbreviate(std::string_view input) {
-  size_t end = 0;
-  for (int count = 0; end < input.size() && count < 6; ++count) {
-    ++end;
-    while (end < input.size() && (static_cast<unsigned char>(input[end]) & 0xC0) == 0x80) {
-      ++end;
-    }
-  }
-  if (end == input.size()) {
-    return std::string(input);
-  }
-  return std::string(input.substr(0, end)) + "...";
 }
 
 class Parser {
@@ -166,8 +152,10 @@ UrlParseResult Parser::run() {
 
       case State::kNoScheme:
         if (base_ == nullptr) {
+          // The whole input (OkHttp cuts it to six characters, which hides the mistake), with
+          // control bytes escaped so the message cannot be cut short or forge a line.
           return fail("Expected URL scheme 'http' or 'https' but no scheme was found for " +
-                      abbreviate(input_));
+                      escapeForMessage(input_));
         }
         state = State::kRelative;
         --pointer;

@@ -445,6 +445,61 @@ TEST(HttpUrlBuilderTest, SetQueryParameterReplacesAllValues) {
   EXPECT_THAT(url.queryParameter("a =& b"), Optional(std::string("ef")));
 }
 
+// Every query mutator on a URL that already has parameters: an absent name must leave the
+// existing ones exactly as they were (the README's tour once lost "q=tern" this way).
+TEST(HttpUrlBuilderTest, SetQueryParameterKeepsTheOtherParameters) {
+  const HttpUrl base = HttpUrl::get("https://example.com/search?q=tern");
+  EXPECT_EQ(
+      base.newBuilder().addPathSegment("page 2").setQueryParameter("lang", "en").build().toString(),
+      "https://example.com/search/page%202?q=tern&lang=en");
+  EXPECT_EQ(base.newBuilder().setQueryParameter("q", "c++").build().toString(),
+            "https://example.com/search?q=c%2B%2B");
+  EXPECT_EQ(base.newBuilder().setEncodedQueryParameter("lang", "e%20n").build().toString(),
+            "https://example.com/search?q=tern&lang=e%20n");
+  EXPECT_EQ(base.newBuilder().setQueryParameter("flag", std::nullopt).build().toString(),
+            "https://example.com/search?q=tern&flag");
+}
+
+TEST(HttpUrlBuilderTest, QueryMutatorsOnExistingParameters) {
+  const HttpUrl base = HttpUrl::get("http://host/?a=1&b=2&a=3&c");
+  EXPECT_EQ(base.newBuilder().addQueryParameter("d", "4").build().toString(),
+            "http://host/?a=1&b=2&a=3&c&d=4");
+  EXPECT_EQ(base.newBuilder().addEncodedQueryParameter("d", "%34").build().toString(),
+            "http://host/?a=1&b=2&a=3&c&d=%34");
+  EXPECT_EQ(base.newBuilder().setQueryParameter("a", "5").build().toString(),
+            "http://host/?b=2&c&a=5");
+  EXPECT_EQ(base.newBuilder().setEncodedQueryParameter("b", "%35").build().toString(),
+            "http://host/?a=1&a=3&c&b=%35");
+  EXPECT_EQ(base.newBuilder().removeAllQueryParameters("absent").build().toString(),
+            "http://host/?a=1&b=2&a=3&c");
+  EXPECT_EQ(base.newBuilder().removeAllEncodedQueryParameters("absent").build().toString(),
+            "http://host/?a=1&b=2&a=3&c");
+  EXPECT_EQ(base.newBuilder().removeAllQueryParameters("c").build().toString(),
+            "http://host/?a=1&b=2&a=3");
+  EXPECT_EQ(base.newBuilder().removeAllEncodedQueryParameters("b").build().toString(),
+            "http://host/?a=1&a=3&c");
+  EXPECT_EQ(base.newBuilder()
+                .removeAllQueryParameters("a")
+                .removeAllQueryParameters("b")
+                .removeAllQueryParameters("c")
+                .build()
+                .toString(),
+            "http://host/");
+  // A name written encoded in the URL is matched by its decoded form.
+  EXPECT_EQ(HttpUrl::get("http://host/?a%20b=1&x=2")
+                .newBuilder()
+                .removeAllQueryParameters("a b")
+                .build()
+                .toString(),
+            "http://host/?x=2");
+  EXPECT_EQ(HttpUrl::get("http://host/?a%20b=1&x=2")
+                .newBuilder()
+                .setQueryParameter("y", "3")
+                .build()
+                .toString(),
+            "http://host/?a%20b=1&x=2&y=3");
+}
+
 TEST(HttpUrlBuilderTest, MultipleValuesForOneName) {
   const HttpUrl url = hostBuilder()
                           .addQueryParameter("a+=& b", "c+=& d")

@@ -105,12 +105,17 @@ TEST(HttpUrlTest, RejectsOtherSchemesWithOkHttpsMessage) {
 
 TEST(HttpUrlTest, RejectsRelativeInputWithoutBase) {
   expectInvalid("/a/b", "Expected URL scheme 'http' or 'https' but no scheme was found for /a/b");
-  expectInvalid("example.com/path",
-                "Expected URL scheme 'http' or 'https' but no scheme was found for exampl...");
+  expectInvalid(
+      "example.com/path",
+      "Expected URL scheme 'http' or 'https' but no scheme was found for example.com/path");
   expectInvalid("", "Expected URL scheme 'http' or 'https' but no scheme was found for ");
   // Not a scheme: "http" followed by something other than ':'.
   expectInvalid("http//host/",
-                "Expected URL scheme 'http' or 'https' but no scheme was found for http//...");
+                "Expected URL scheme 'http' or 'https' but no scheme was found for http//host/");
+  // The message is never cut short, and a control byte cannot end or split it.
+  expectInvalid(std::string("www.example.com/a\0b", 19),
+                "Expected URL scheme 'http' or 'https' but no scheme was found for "
+                "www.example.com/a\\x00b");
 }
 
 TEST(HttpUrlTest, AuthoritySlashCountDoesNotMatter) {
