@@ -11,6 +11,19 @@
 #include "tern/exceptions.h"
 
 namespace tern::internal {
+namespace {
+
+// RFC 9110 §5.5 and RFC 9112 §2.2: a NUL or a bare CR in a field line rejects the message (a LF
+// always ends the line). The name is what precedes the first ':', as addLenient splits it.
+void checkFieldLine(std::string_view line) {
+  if (line.find_first_of(std::string_view("\0\r", 2)) == std::string_view::npos) return;
+  std::size_t colon = line.size() > 1 ? line.find(':', 1) : std::string_view::npos;
+  if (colon == std::string_view::npos) colon = 0;
+  checkReceivedFieldValue(line.substr(0, colon),
+                          trimAsciiWhitespace(line.substr(colon == 0 ? 0 : colon + 1)));
+}
+
+}  // namespace
 
 std::string_view HeadersReader::readLine() {
   // As readUtf8LineStrict(headerLimit_): the '\n' must come within the budget + 1 bytes, or one
@@ -62,6 +75,7 @@ Headers HeadersReader::readHeaders() {
     if (isHttpWhitespace(line[0])) {
       continue;  // Whitespace before the first field (RFC 9112 §2.2): consumed, not processed.
     }
+    checkFieldLine(line);
     if (!nextLineIsFolded()) {
       result.addLenient(line);
       continue;
@@ -73,6 +87,7 @@ Headers HeadersReader::readHeaders() {
       while (!field.empty() && isHttpWhitespace(field.back())) field.pop_back();
       field += ' ';
       field += trimAsciiWhitespace(continuation);
+      checkFieldLine(field);
     }
     result.addLenient(field);
   }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "http/http_method.h"
+#include "http/http_syntax.h"
 #include "http1/message_framing.h"
 #include "http1/request_line.h"
 #include "io/ascii.h"
@@ -105,6 +106,7 @@ Http2ExchangeCodec::StatusAndHeaders Http2ExchangeCodec::readHttp2HeadersList(
       }
       code = std::stoi(value);
     } else if (!name.starts_with(':') && !isSkippedHeader(name)) {
+      checkReceivedFieldValue(name, value);
       headers.addLenient(name, value);
     }
   }
@@ -177,7 +179,9 @@ std::unique_ptr<Source> Http2ExchangeCodec::openResponseBodySource(const Respons
 Headers Http2ExchangeCodec::trailers() {
   Headers::Builder builder;
   for (const auto& [name, value] : stream()->trailers()) {
-    if (!name.starts_with(':')) builder.addLenient(name, value);
+    if (name.starts_with(':')) continue;
+    checkReceivedFieldValue(name, value);
+    builder.addLenient(name, value);
   }
   return builder.build();
 }

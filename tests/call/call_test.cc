@@ -73,6 +73,21 @@ TEST_F(CallTest, CallerHeadersWinOverDefaults) {
   EXPECT_EQ(request.headers().values("X-Custom"), (std::vector<std::string>{"a", "b"}));
 }
 
+// RFC 9110 §5.5: a NUL in a response header fails the call (as curl's "Nul byte in header"),
+// never reaching the caller.
+TEST_F(CallTest, NulInAResponseHeaderFailsTheCall) {
+  server.enqueue(MockResponse::Builder()
+                     .addHeaderLenient("X-Bad", std::string_view("a\0b", 3))
+                     .body("abc")
+                     .build());
+  try {
+    execute();
+    FAIL() << "expected ProtocolException";
+  } catch (const ProtocolException& e) {
+    EXPECT_STREQ(e.what(), "Unexpected char 0x00 at 1 in received header X-Bad: a\\x00b");
+  }
+}
+
 TEST_F(CallTest, HeadResponseHasNoBody) {
   // A server answers HEAD with the headers a GET would get, and no body (RFC 9110 §9.3.2).
   server.enqueue(MockResponse::Builder().setHeader("Content-Length", "3").build());
@@ -396,7 +411,7 @@ TEST_F(CallTest, ConnectionRefusedIsAConnectException) {
     FAIL() << "expected ConnectException";
   } catch (const ConnectException& e) {
     EXPECT_EQ(std::string(e.what()).rfind(
-                  "Failed to connect to /127.0.0.1:" + std::to_string(closed.port()), 0),
+                  "Failed to connect to 127.0.0.1:" + std::to_string(closed.port()), 0),
               0u)
         << e.what();
   }

@@ -60,6 +60,25 @@ TEST(HeadersReaderTest, ReadsLinesLongerThanItsInlineLineBuffer) {
               ElementsAre(Pair("A", longValue), Pair("B", "2"), Pair("C", "short " + longValue)));
 }
 
+// RFC 9110 §5.5: a NUL or a bare CR in a received field value rejects the message, naming the
+// field; a credential's value is not echoed.
+TEST(HeadersReaderTest, NulOrBareCrInAFieldIsAProtocolException) {
+  try {
+    readHeaders(std::string("A: 1\r\nX-Bad: a\0b\r\n\r\n", 19));
+    FAIL() << "expected ProtocolException";
+  } catch (const ProtocolException& e) {
+    EXPECT_STREQ(e.what(), "Unexpected char 0x00 at 1 in received header X-Bad: a\\x00b");
+  }
+  try {
+    readHeaders("Set-Cookie: a\rb=secret\r\n\r\n");
+    FAIL() << "expected ProtocolException";
+  } catch (const ProtocolException& e) {
+    EXPECT_STREQ(e.what(), "Unexpected char 0x0d at 1 in received header Set-Cookie");
+  }
+  // In a folded continuation too.
+  EXPECT_THROW(readHeaders(std::string("A: one\r\n t\0wo\r\n\r\n", 19)), ProtocolException);
+}
+
 TEST(HeadersReaderTest, ReadLineReturnsTheLineWithoutItsTerminator) {
   Buffer source;
   source.writeUtf8("HTTP/1.1 200 OK\r\nA: 1\n\r\n");

@@ -33,6 +33,18 @@ TEST_F(Http2FailureTest, ResetStreamGivesStreamResetExceptionWithTheCode) {
   }
 }
 
+// RFC 9110 §5.5, as over HTTP/1.1: a NUL in a response header fails the call, and the
+// connection stays usable for the next one.
+TEST_F(Http2FailureTest, NulInAResponseHeaderFailsTheCall) {
+  server.enqueue(MockResponse::Builder()
+                     .addHeaderLenient("x-bad", std::string_view("a\0b", 3))
+                     .body("abc")
+                     .build());
+  server.enqueue(body("def"));
+  EXPECT_THROW(execute(), IOException);
+  EXPECT_EQ(fetch(), "def");
+}
+
 TEST_F(Http2FailureTest, RefusedStreamIsRetriedOnAnotherConnection) {
   server.enqueue(resetAtStart(kRefusedStream));
   server.enqueue(body("abc"));

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // How requests become HTTP/2 header blocks and header blocks become responses (RFC 9113 §8),
 // and the names of HTTP/2 error codes.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "http2/error_code.h"
@@ -67,6 +68,19 @@ TEST(Http2HeadersTest, MalformedStatusIsAProtocolError) {
   for (const char* status : {"20", "2000", "abc", "", "20x"}) {
     EXPECT_THROW(Http2ExchangeCodec::readHttp2HeadersList({{":status", status}}), ProtocolException)
         << status;
+  }
+}
+
+// RFC 9110 §5.5, as over HTTP/1.1: CR, LF or NUL in a received value rejects the response.
+TEST(Http2HeadersTest, NulCrOrLfInAValueIsAProtocolError) {
+  for (std::string value : {std::string("a\0b", 3), std::string("a\rb"), std::string("a\nb")}) {
+    try {
+      Http2ExchangeCodec::readHttp2HeadersList({{":status", "200"}, {"x-bad", value}});
+      FAIL() << "expected ProtocolException";
+    } catch (const ProtocolException& e) {
+      EXPECT_THAT(e.what(), ::testing::StartsWith("Unexpected char 0x")) << e.what();
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("in received header x-bad")) << e.what();
+    }
   }
 }
 
