@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -76,6 +77,9 @@ class CipherSuite {
 
   std::string_view javaName_;  // A literal, or interned by forJavaName(): never dangles.
 };
+
+// Writes javaName(): "TLS_AES_128_GCM_SHA256".
+std::ostream& operator<<(std::ostream& out, const CipherSuite& suite);
 
 inline constexpr CipherSuite CipherSuite::TLS_AES_128_GCM_SHA256{"TLS_AES_128_GCM_SHA256"};
 inline constexpr CipherSuite CipherSuite::TLS_AES_256_GCM_SHA384{"TLS_AES_256_GCM_SHA384"};

@@ -62,7 +62,7 @@ class InetAddress {
   // literal or bytes. Never does a reverse lookup (unlike Java's getHostName()).
   const std::string& hostName() const noexcept { return hostName_; }
 
-  // Java's form: "localhost/127.0.0.1", or "/127.0.0.1" without a host name.
+  // For messages: "localhost (127.0.0.1)", or "127.0.0.1" without a host name.
   std::string toString() const;
 
   // Compares the address bytes; host names are ignored.
@@ -90,8 +90,8 @@ class InetSocketAddress {
   // messages that name the peer use describe().
   std::string toString() const;
 
-  // Java's InetSocketAddress.toString() form, for messages: "localhost/127.0.0.1:8080",
-  // "/127.0.0.1:8080", "/[::1]:8080".
+  // For messages: "localhost (127.0.0.1:8080)", or "127.0.0.1:8080" and "[::1]:8080" without a
+  // host name.
   std::string describe() const;
 
   // Compares address bytes and port; host names are ignored.

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <iosfwd>
 #include <string_view>
 
 namespace tern {
@@ -19,5 +20,9 @@ std::string_view toString(Protocol protocol) noexcept;
 // The protocol named by `identifier`, one of toString()'s values. Throws IOException naming the
 // identifier otherwise, since it comes from a peer (ALPN or a status line).
 Protocol parseProtocol(std::string_view identifier);
+
+// Writes toString(protocol), as OkHttp's Protocol.toString(): `std::cout << Protocol::HTTP_2`
+// prints "h2".
+std::ostream& operator<<(std::ostream& out, Protocol protocol);
 
 }  // namespace tern

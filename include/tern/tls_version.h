@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <iosfwd>
 #include <string_view>
 
 namespace tern {
@@ -26,5 +27,8 @@ std::string_view toString(TlsVersion version) noexcept;
 // The version named `javaName` (one of javaName()'s values). Throws std::invalid_argument
 // ("Unexpected TLS version: TLSv9") otherwise.
 TlsVersion tlsVersionForJavaName(std::string_view javaName);
+
+// Writes toString(version): "TLS_1_3".
+std::ostream& operator<<(std::ostream& out, TlsVersion version);
 
 }  // namespace tern

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "tern/protocol.h"
 
+#include <ostream>
 #include <string>
 
 #include "tern/exceptions.h"
@@ -28,5 +29,7 @@ Protocol parseProtocol(std::string_view identifier) {
   }
   throw IOException("Unexpected protocol: " + std::string(identifier));
 }
+
+std::ostream& operator<<(std::ostream& out, Protocol protocol) { return out << toString(protocol); }
 
 }  // namespace tern

@@ -2,6 +2,7 @@
 #include "tern/cipher_suite.h"
 
 #include <mutex>
+#include <ostream>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,10 @@ CipherSuite CipherSuite::forJavaName(std::string_view javaName) {
 
 bool CipherSuite::operator==(const CipherSuite& other) const noexcept {
   return withoutPrefix(javaName_) == withoutPrefix(other.javaName_);
+}
+
+std::ostream& operator<<(std::ostream& out, const CipherSuite& suite) {
+  return out << suite.javaName();
 }
 
 }  // namespace tern

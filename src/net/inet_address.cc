@@ -108,7 +108,9 @@ std::string InetAddress::hostAddress() const {
   return internal::serializeIpv6(pieces);
 }
 
-std::string InetAddress::toString() const { return hostName_ + "/" + hostAddress(); }
+std::string InetAddress::toString() const {
+  return hostName_.empty() ? hostAddress() : hostName_ + " (" + hostAddress() + ")";
+}
 
 bool InetAddress::operator==(const InetAddress& other) const noexcept {
   return ipv6_ == other.ipv6_ && bytes_ == other.bytes_;
@@ -129,7 +131,10 @@ std::string InetSocketAddress::toString() const {
   return host + ":" + std::to_string(port_);
 }
 
-std::string InetSocketAddress::describe() const { return address_.hostName() + "/" + toString(); }
+std::string InetSocketAddress::describe() const {
+  const std::string& hostName = address_.hostName();
+  return hostName.empty() ? toString() : hostName + " (" + toString() + ")";
+}
 
 bool InetSocketAddress::operator==(const InetSocketAddress& other) const noexcept {
   return port_ == other.port_ && address_ == other.address_;

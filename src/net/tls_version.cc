@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "tern/tls_version.h"
 
+#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -45,5 +46,7 @@ TlsVersion tlsVersionForJavaName(std::string_view name) {
   }
   throw std::invalid_argument("Unexpected TLS version: " + std::string(name));
 }
+
+std::ostream& operator<<(std::ostream& out, TlsVersion version) { return out << toString(version); }
 
 }  // namespace tern

@@ -31,8 +31,7 @@ TEST_F(AsyncCallTest, EnqueueDeliversTheFailure) {
   client.newCall(Request::Builder().url(target).build())->enqueue(callback);
   RecordedResponse recorded = callback->await(target);
   ASSERT_TRUE(recorded.failure);
-  EXPECT_EQ(recorded.failure->rfind("Failed to connect to /127.0.0.1:", 0), 0u)
-      << *recorded.failure;
+  EXPECT_EQ(recorded.failure->rfind("Failed to connect to 127.0.0.1:", 0), 0u) << *recorded.failure;
   EXPECT_FALSE(recorded.code);
 }
 

@@ -53,7 +53,7 @@ TEST_F(EventListenerTest, HostNameIsLookedUpWithDnsEvents) {
   expected.insert(expected.begin() + 3, {"dnsStart", "dnsEnd"});
   EXPECT_EQ(names(), expected);
   EXPECT_EQ(listener()->find("dnsStart")->detail, "android.test");
-  EXPECT_EQ(listener()->find("dnsEnd")->detail, "android.test [/127.0.0.1]");
+  EXPECT_EQ(listener()->find("dnsEnd")->detail, "android.test [127.0.0.1]");
 }
 
 TEST_F(EventListenerTest, IpLiteralIsNotLookedUp) {

@@ -87,7 +87,7 @@ TEST_F(HttpsTest, UntrustedServerFailsTheHandshakeAndIsNotPooled) {
                       .build();
   server.enqueue(body("never"));
   EXPECT_THAT(failureOf(strict, get()),
-              MatchesRegex("SSLHandshakeException: TLS handshake with /127.0.0.1:[0-9]+ "
+              MatchesRegex("SSLHandshakeException: TLS handshake with 127.0.0.1:[0-9]+ "
                            "failed: untrusted certificate chain: .*"));
   EXPECT_EQ(strict.connectionPool()->connectionCount(), 0);
 }
@@ -232,7 +232,7 @@ TEST_F(HttpsTest, MutualTlsRequiredRefusesAClientWithoutCertificate) {
   mtls.requireClientAuth();
   mtls.enqueue(body("never"));
   EXPECT_THAT(failureOf(client, Request::Builder().url(mtls.url("/")).build()),
-              MatchesRegex("SSLHandshakeException: TLS handshake with /127.0.0.1:[0-9]+ "
+              MatchesRegex("SSLHandshakeException: TLS handshake with 127.0.0.1:[0-9]+ "
                            "failed: the server requires a client certificate \\(certificate "
                            "required alert\\)"));
 }

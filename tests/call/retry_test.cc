@@ -119,7 +119,7 @@ TEST_F(RetryTest, ConnectFailureOnEveryRouteReportsTheLast) {
     FAIL() << "expected ConnectException";
   } catch (const ConnectException& e) {
     std::string expected =
-        "Failed to connect to closed.test/127.0.0.2:" + std::to_string(closed.port());
+        "Failed to connect to closed.test (127.0.0.2:" + std::to_string(closed.port()) + ")";
     EXPECT_EQ(std::string(e.what()).rfind(expected, 0), 0u) << e.what();
   }
 }

@@ -66,7 +66,7 @@ TEST_F(RouteSelectorTest, RoutesCarryTheHostName) {
   dns->set("example.test", {ip("10.0.0.1")});
   RouteSelector selector(address("example.test"), routeDatabase);
   Route route = selector.next().next();
-  EXPECT_EQ(route.socketAddress().describe(), "example.test/10.0.0.1:80");
+  EXPECT_EQ(route.socketAddress().describe(), "example.test (10.0.0.1:80)");
   EXPECT_EQ(route.toString(), "Route{example.test:80 at 10.0.0.1:80}");
 }
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "tern/exceptions.h"
 
 namespace tern {
@@ -13,6 +15,12 @@ TEST(ProtocolTest, ToStringGivesAlpnIdentifiers) {
   EXPECT_EQ(toString(Protocol::HTTP_1_1), "http/1.1");
   EXPECT_EQ(toString(Protocol::HTTP_2), "h2");
   EXPECT_EQ(toString(Protocol::H2_PRIOR_KNOWLEDGE), "h2_prior_knowledge");
+}
+
+TEST(ProtocolTest, StreamsAsItsIdentifier) {
+  std::ostringstream out;
+  out << Protocol::HTTP_2 << " " << Protocol::HTTP_1_1;
+  EXPECT_EQ(out.str(), "h2 http/1.1");
 }
 
 TEST(ProtocolTest, ParseRoundTripsEveryProtocol) {

@@ -91,7 +91,7 @@ TEST_F(LoggingEventListenerTest, LogsDnsAndRequestBodies) {
       ->string();
   std::vector<std::string> logged = messages();
   EXPECT_THAT(logged, ::testing::Contains("dnsStart: logged.test"));
-  EXPECT_THAT(logged, ::testing::Contains("dnsEnd: [/127.0.0.1]"));
+  EXPECT_THAT(logged, ::testing::Contains("dnsEnd: [127.0.0.1]"));
   EXPECT_THAT(logged, ::testing::Contains("requestBodyStart"));
   EXPECT_THAT(logged, ::testing::Contains("requestBodyEnd: byteCount=3"));
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <openssl/ssl.h>
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,6 +55,12 @@ TEST(TlsVersionTest, JavaNamesRoundTrip) {
   EXPECT_EQ(toString(TlsVersion::TLS_1_3), "TLS_1_3");
   EXPECT_EQ(invalidArgument([] { tlsVersionForJavaName("TLSv9"); }),
             "Unexpected TLS version: TLSv9");
+}
+
+TEST(TlsVersionTest, AndCipherSuiteStreamAsOkHttpPrintsThem) {
+  std::ostringstream out;
+  out << TlsVersion::TLS_1_3 << " " << CipherSuite::TLS_AES_128_GCM_SHA256;
+  EXPECT_EQ(out.str(), "TLS_1_3 TLS_AES_128_GCM_SHA256");
 }
 
 TEST(CipherSuiteTest, ForJavaNameFindsConstantsInEitherSpelling) {

@@ -19,7 +19,7 @@ TEST(InetAddressTest, ParsesIpv4Literal) {
             std::vector<uint8_t>(address->address().begin(), address->address().end()));
   EXPECT_EQ("192.168.0.1", address->hostAddress());
   EXPECT_EQ("", address->hostName());
-  EXPECT_EQ("/192.168.0.1", address->toString());
+  EXPECT_EQ("192.168.0.1", address->toString());
 }
 
 TEST(InetAddressTest, ParsesIpv6LiteralsWithAndWithoutBrackets) {
@@ -60,7 +60,7 @@ TEST(InetAddressTest, CarriesTheHostNameItWasLookedUpFor) {
   InetAddress address = InetAddress::loopbackIpv4().withHostName("localhost");
   EXPECT_EQ("localhost", address.hostName());
   EXPECT_EQ("127.0.0.1", address.hostAddress());
-  EXPECT_EQ("localhost/127.0.0.1", address.toString());
+  EXPECT_EQ("localhost (127.0.0.1)", address.toString());
 }
 
 TEST(InetAddressTest, EqualityAndHashIgnoreTheHostName) {
@@ -104,9 +104,9 @@ TEST(InetSocketAddressTest, ToStringBracketsIpv6) {
 
 TEST(InetSocketAddressTest, DescribeNamesTheHostAsJavaDoes) {
   InetAddress named = InetAddress::loopbackIpv4().withHostName("localhost");
-  EXPECT_EQ("localhost/127.0.0.1:443", InetSocketAddress(named, 443).describe());
-  EXPECT_EQ("/127.0.0.1:443", InetSocketAddress(InetAddress::loopbackIpv4(), 443).describe());
-  EXPECT_EQ("/[::1]:1", InetSocketAddress(InetAddress::loopbackIpv6(), 1).describe());
+  EXPECT_EQ("localhost (127.0.0.1:443)", InetSocketAddress(named, 443).describe());
+  EXPECT_EQ("127.0.0.1:443", InetSocketAddress(InetAddress::loopbackIpv4(), 443).describe());
+  EXPECT_EQ("[::1]:1", InetSocketAddress(InetAddress::loopbackIpv6(), 1).describe());
 }
 
 TEST(InetSocketAddressTest, RejectsPortsOutOfRange) {

@@ -164,7 +164,7 @@ TEST(SocketTest, ConnectRefusedNamesTheAddress) {
     Socket::connectTo(address, kGenerous);
     FAIL() << "expected ConnectException";
   } catch (const ConnectException& e) {
-    EXPECT_EQ("Failed to connect to localhost/127.0.0.1:" + std::to_string(port.port()) +
+    EXPECT_EQ("Failed to connect to localhost (127.0.0.1:" + std::to_string(port.port()) + ")" +
                   ": Connection refused",
               std::string(e.what()));
   }
@@ -211,7 +211,8 @@ TEST(SocketTest, ReadTimesOutNamingTheTimeoutAndPeer) {
     c.socket->source().read(buffer, 1);
     FAIL() << "expected SocketTimeoutException";
   } catch (const SocketTimeoutException& e) {
-    EXPECT_EQ("Read timed out after 100 ms: localhost/127.0.0.1:" + std::to_string(listener.port()),
+    EXPECT_EQ("Read timed out after 100 ms: localhost (127.0.0.1:" +
+                  std::to_string(listener.port()) + ")",
               std::string(e.what()));
   }
   EXPECT_GE(std::chrono::steady_clock::now() - start, 100ms);
@@ -230,7 +231,7 @@ TEST(SocketTest, ReadFailsAtTheDeadline) {
     c.socket->source().read(buffer, 1);
     FAIL() << "expected SocketTimeoutException";
   } catch (const SocketTimeoutException& e) {
-    EXPECT_THAT(e.what(), StartsWith("Read deadline reached: localhost/127.0.0.1:"));
+    EXPECT_THAT(e.what(), StartsWith("Read deadline reached: localhost (127.0.0.1:"));
   }
 }
 
@@ -244,9 +245,9 @@ TEST(SocketTest, WriteTimesOutWhenThePeerStopsReading) {
     c.socket->sink().write(buffer, buffer.size());
     FAIL() << "expected SocketTimeoutException";
   } catch (const SocketTimeoutException& e) {
-    EXPECT_EQ(
-        "Write timed out after 200 ms: localhost/127.0.0.1:" + std::to_string(listener.port()),
-        std::string(e.what()));
+    EXPECT_EQ("Write timed out after 200 ms: localhost (127.0.0.1:" +
+                  std::to_string(listener.port()) + ")",
+              std::string(e.what()));
   }
   EXPECT_GT(buffer.size(), 0);
   EXPECT_LT(buffer.size(), 64 << 20);  // What the kernel took is gone from the buffer.
@@ -283,8 +284,9 @@ TEST(SocketTest, ReadAfterPeerResetThrowsIOException) {
     c.socket->source().read(buffer, 1);
     FAIL() << "expected IOException";
   } catch (const IOException& e) {
-    EXPECT_EQ("Connection reset by peer: localhost/127.0.0.1:" + std::to_string(listener.port()),
-              std::string(e.what()));
+    EXPECT_EQ(
+        "Connection reset by peer: localhost (127.0.0.1:" + std::to_string(listener.port()) + ")",
+        std::string(e.what()));
   }
 }
 

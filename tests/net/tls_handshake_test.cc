@@ -97,7 +97,7 @@ TEST_F(TlsHandshakeTest, UntrustedChainNamesTheCertificateAndItsIssuer) {
   Failure failure = handshakeFailure(client);
   EXPECT_EQ(failure.type, "SSLHandshakeException");
   EXPECT_THAT(failure.message,
-              MatchesRegex("TLS handshake with localhost/127.0.0.1:[0-9]+ failed: untrusted "
+              MatchesRegex("TLS handshake with localhost \\(127.0.0.1:[0-9]+\\) failed: untrusted "
                            "certificate chain: no trusted root for CN=localhost, issued by "
                            "CN=tern test root \\(unable to get local issuer certificate\\)"));
   EXPECT_TRUE(failure.certificateCause);
@@ -248,7 +248,7 @@ TEST_F(TlsHandshakeTest, ServerThatResetsMidHandshake) {
   EXPECT_THAT(failure.type, ::testing::AnyOf("IOException", "SSLHandshakeException"));
   EXPECT_THAT(
       failure.message,
-      MatchesRegex("TLS handshake with localhost/127.0.0.1:[0-9]+ failed: (Connection reset "
+      MatchesRegex("TLS handshake with localhost \\(127.0.0.1:[0-9]+\\) failed: (Connection reset "
                    "by peer|the server closed the connection during the handshake)"));
 }
 

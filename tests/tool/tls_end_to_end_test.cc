@@ -65,9 +65,10 @@ TEST_F(ToolTlsTest, UntrustedServerIsExit60) {
   server_.enqueue(body("never"));
   ToolRun run = runTern({url()});  // The system's roots do not include the test root.
   EXPECT_EQ(run.exitCode, 60);
-  EXPECT_THAT(run.err, MatchesRegex("tern: \\(60\\) SSL certificate problem: TLS handshake with "
-                                    "localhost/127.0.0.1:[0-9]+ failed: untrusted certificate "
-                                    "chain: .*\n"));
+  EXPECT_THAT(run.err,
+              MatchesRegex("tern: \\(60\\) SSL certificate problem: TLS handshake with "
+                           "localhost \\(127.0.0.1:[0-9]+\\) failed: untrusted certificate "
+                           "chain: .*\n"));
 }
 
 TEST_F(ToolTlsTest, ExpiredCertificateIsExit60WithItsDates) {
@@ -168,9 +169,10 @@ TEST_F(ToolTlsTest, FailedHandshakeIsExit35) {
   server_.enqueue(MockResponse::Builder().socketPolicy(SocketPolicy::FailHandshake{}).build());
   ToolRun run = runTern({"--cacert", caFile_, url()});
   EXPECT_EQ(run.exitCode, 35);
-  EXPECT_THAT(run.err, MatchesRegex("tern: \\(35\\) SSL connect error: TLS handshake with "
-                                    "localhost/127.0.0.1:[0-9]+ failed: the server refused the "
-                                    "handshake \\(handshake failure alert\\).*\n"));
+  EXPECT_THAT(run.err,
+              MatchesRegex("tern: \\(35\\) SSL connect error: TLS handshake with "
+                           "localhost \\(127.0.0.1:[0-9]+\\) failed: the server refused the "
+                           "handshake \\(handshake failure alert\\).*\n"));
 }
 
 TEST_F(ToolTlsTest, TimeAppConnectIsSetForNewTlsConnectionsOnly) {
