@@ -43,4 +43,15 @@ else()
   set(TERN_PC_REQUIRES "Requires")
 endif()
 configure_file(cmake/tern.pc.in ${PROJECT_BINARY_DIR}/tern.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/tern.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+configure_file(cmake/tern-mockwebserver.pc.in ${PROJECT_BINARY_DIR}/tern-mockwebserver.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/tern.pc ${PROJECT_BINARY_DIR}/tern-mockwebserver.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The licence, the change log, and (with the tool) its man page and shell completions.
+install(FILES LICENSE CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+if(TERN_BUILD_TOOLS)
+  install(FILES tools/tern/share/tern.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES tools/tern/share/tern.bash
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME tern)
+  install(FILES tools/tern/share/_tern DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+endif()

@@ -23,3 +23,33 @@ done
 "$cxx" -std=c++20 "$consumer/main.cc" -o "$work/pc-consumer" \
   $(pkg-config --cflags --libs tern)
 "$work/pc-consumer"
+
+echo "== pkg-config: -pthread, and tern-mockwebserver for a real call"
+pkg-config --libs tern | grep -q -- -pthread || { echo "tern.pc: no -pthread in Libs" >&2; exit 1; }
+# shellcheck disable=SC2046
+"$cxx" -std=c++20 "$consumer/mockwebserver_main.cc" -o "$work/mws-consumer" \
+  $(pkg-config --cflags --libs tern-mockwebserver)
+"$work/mws-consumer"
+
+echo "== the licence, change log, man page and completions are installed"
+for f in share/doc/tern/LICENSE share/doc/tern/CHANGELOG.md share/man/man1/tern.1 \
+  share/bash-completion/completions/tern share/zsh/vendor-completions/_tern; do
+  [ -s "$work/prefix/$f" ] || { echo "not installed: $f" >&2; exit 1; }
+done
+if command -v man >/dev/null; then
+  man -l "$work/prefix/share/man/man1/tern.1" 2>/dev/null | grep -q "EXIT STATUS"
+fi
+
+echo "== as a subproject, tern leaves the parent's CMAKE_BUILD_TYPE alone"
+source_dir=$(cd "$consumer/../../.." && pwd)
+mkdir -p "$work/parent"
+cat >"$work/parent/CMakeLists.txt" <<PARENT
+cmake_minimum_required(VERSION 3.25)
+project(parent LANGUAGES CXX)
+add_subdirectory("$source_dir" tern)
+PARENT
+cmake -S "$work/parent" -B "$work/parent-build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$work/parent-build/CMakeCache.txt")
+[ -z "$build_type" ] || { echo "subproject set CMAKE_BUILD_TYPE=$build_type" >&2; exit 1; }
+grep -q "^TERN_BUILD_TESTS:BOOL=OFF" "$work/parent-build/CMakeCache.txt"
+echo "install checks passed"
