@@ -6,6 +6,8 @@
 // leaks. (HTTP/2's own faults, stream resets and GOAWAY, are in tests/http2.)
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -73,11 +75,11 @@ void PrintTo(const Fault& fault, std::ostream* out) { *out << fault.name; }
 std::vector<Fault> faults() {
   // "on http://...", "on https://...", "on HTTP/2 connection to ...".
   const std::string eof = "unexpected end of stream on ";
-  const std::string reset = "Connection reset by peer: /127.0.0.1:";
-  const std::string pipe = "Broken pipe: /127.0.0.1:";
+  const std::string reset = "Connection reset by peer: 127.0.0.1:";
+  const std::string pipe = "Broken pipe: 127.0.0.1:";
   // A POST checks a connection harder before use: a server that hung up is seen then.
   const std::string closedFirst = "the server closed the connection before it could be used";
-  const std::string readTimeout = "Read timed out after 300 ms: /127.0.0.1:";
+  const std::string readTimeout = "Read timed out after 300 ms: 127.0.0.1:";
   using E = Expect;
   return {
       {"KeepOpen", SocketPolicy::KeepOpen{}, E::kResponse, E::kResponse, {}},
@@ -404,6 +406,18 @@ std::string cellName(const ::testing::TestParamInfo<Cell>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, FaultMatrixTest, ::testing::ValuesIn(cells()), cellName);
+
+// The matrix's size, printed so docs/reliability.md quotes the real count
+// (`tern_faults_tests --gtest_filter=FaultMatrixSize.*`), and checked against its shape: every
+// fault × 3 transports × sync/async × GET/POST, except the TLS-only faults on one transport.
+TEST(FaultMatrixSize, EveryFaultOnEveryTransportSyncAndAsyncGetAndPost) {
+  size_t tlsOnly = 0;
+  for (const Fault& fault : faults()) tlsOnly += fault.httpsOnly ? 1 : 0;
+  const size_t expected = (faults().size() - tlsOnly) * 3 * 2 * 2 + tlsOnly * 2 * 2;
+  EXPECT_EQ(cells().size(), expected);
+  std::printf("fault matrix: %zu faults (%zu over TLS only), %zu cells\n", faults().size(), tlsOnly,
+              cells().size());
+}
 
 }  // namespace
 }  // namespace tern::testing
