@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "http/http_syntax.h"
+#include "http/interim_responses.h"
 #include "http1/message_framing.h"
 #include "http1/request_line.h"
 #include "http1/status_line.h"
@@ -239,12 +240,17 @@ std::optional<Response::Builder> Http1ExchangeCodec::readResponseHeaders(bool ex
       builder.protocol(statusLine.protocol).code(statusLine.code).message(statusLine.message);
       builder.headers(headers);
 
+      if (isInformational(statusLine.code) && ++interimResponses_ > kMaxInterimResponses) {
+        // The header budget bounds their bytes, not their number: tiny ones could keep the
+        // call reading them until its timeout.
+        throw ProtocolException(tooManyInterimResponses(url_ ? url_->redact() : "the server"));
+      }
       if (expectContinue && statusLine.code == 100) {
         return std::nullopt;  // Send the body now.
       }
       if (isInformational(statusLine.code)) {
         // While waiting for 100 Continue, other interim responses (103 Early Hints) tell the
-        // caller nothing; the header budget bounds how many a server can send.
+        // caller nothing.
         if (expectContinue) {
           continue;
         }

@@ -31,9 +31,10 @@ namespace tern::internal {
 //
 // Lifecycle, strictly enforced (otherwise std::logic_error "Http1ExchangeCodec: unexpected call
 // in state: <state>"): write the request headers; optionally open, write and close one request
-// body sink; read the response headers (repeatedly for 1xx); open one response body source; read
-// and close it. One codec per exchange: the next exchange on the same connection gets a new codec
-// over the same streams, once isResponseComplete() is true here.
+// body sink; read the response headers (repeatedly for 1xx, at most kMaxInterimResponses times: one
+// more is a ProtocolException); open one response body source; read and close it. One codec per
+// exchange: the next exchange on the same connection gets a new codec over the same streams, once
+// isResponseComplete() is true here.
 //
 // `source` and `sink` are the connection's buffered socket streams and `carrier` the connection;
 // all three must outlive this codec, and the codec must outlive the sinks and sources it
@@ -130,6 +131,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   std::optional<HttpUrl> url_;  // Of the request written, for error messages.
   bool noNewExchanges_ = false;
   bool responseComplete_ = false;  // The response body was read to its end.
+  int interimResponses_ = 0;       // 1xx heads read, at most kMaxInterimResponses.
   std::optional<Headers> trailers_;
 };
 

@@ -89,6 +89,8 @@ struct Http2Callbacks {
           connection.shutdown_ = true;
           connection.shutdownToReport_ = true;
         }
+        connection.goawayReceived_ =
+            Http2Connection::GoawayReceived{frame->goaway.last_stream_id, frame->goaway.error_code};
         break;
       case NGHTTP2_PING:
         if (frame->hd.flags & NGHTTP2_FLAG_ACK) {
@@ -128,6 +130,15 @@ struct Http2Callbacks {
     Http2Connection& connection = self(userData);
     auto it = connection.streams_.find(streamId);
     if (it == connection.streams_.end()) return 0;
+    if (errorCode == NGHTTP2_REFUSED_STREAM && connection.goawayReceived_ &&
+        streamId > connection.goawayReceived_->lastStreamId) {
+      // Refused by the peer's GOAWAY rather than by its RST_STREAM: say so, as the tool tells
+      // the two apart (curl's exit codes 16 and 56).
+      it->second->failLocked(std::make_exception_ptr(
+          StreamResetException(errorCode, "stream was reset: REFUSED_STREAM (GOAWAY " +
+                                              errorCodeName(connection.goawayReceived_->errorCode) +
+                                              " received from " + connection.peerName_ + ")")));
+    }
     it->second->closedLocked(errorCode);
     connection.streams_.erase(it);
     return 0;

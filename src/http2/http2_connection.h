@@ -179,6 +179,12 @@ class Http2Connection {
   // written, flush() fails the connection (nghttp2 reads nothing more).
   std::optional<uint32_t> goawayErrorSent_;
   std::string lastPeerError_;  // nghttp2's last message about what the peer got wrong.
+  // The peer's last GOAWAY: the streams above lastStreamId were refused (RFC 9113 §6.8).
+  struct GoawayReceived {
+    int32_t lastStreamId;
+    uint32_t errorCode;
+  };
+  std::optional<GoawayReceived> goawayReceived_;
   int maxConcurrentStreams_ = INT32_MAX;
   // Events for the listener, delivered by deliverEvents().
   bool settingsChanged_ = false;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "http/interim_responses.h"
 #include "http2/http2_connection.h"
 #include "net/socket.h"
 
@@ -94,22 +95,36 @@ void Http2Stream::beginHeadersLocked() {
 }
 
 bool Http2Stream::addHeaderLocked(std::string name, std::string value) {
-  if (headersTooLarge_) return false;
+  if (headersRefused_) return false;
+  if (!finalHeadersReceived_ && name == ":status" && value.starts_with('1') &&
+      interimResponses_ == kMaxInterimResponses) {
+    return refuseHeadersLocked(tooManyInterimResponses(connection_.peerName() +
+                                                       " on HTTP/2 stream " + std::to_string(id_)));
+  }
   headerListSize_ += static_cast<int64_t>(name.size() + value.size()) + 32;
-  if (headerListSize_ > Http2Connection::kMaxHeaderListSize) {
-    headersTooLarge_ = true;
-    headersInProgress_.clear();
-    failLocked(std::make_exception_ptr(ProtocolException(
+  // The interim blocks before this one count too: a flood of small 1xx blocks (or of blocks that
+  // HPACK's dynamic table makes large) would otherwise stay each under the limit.
+  if (interimHeaderBytes_ + headerListSize_ > Http2Connection::kMaxHeaderListSize) {
+    return refuseHeadersLocked(
         "HTTP/2 header list from " + connection_.peerName() + " on stream " + std::to_string(id_) +
-        " exceeds " + std::to_string(Http2Connection::kMaxHeaderListSize) + " bytes")));
-    return false;
+        " exceeds " + std::to_string(Http2Connection::kMaxHeaderListSize) + " bytes" +
+        (interimResponses_ > 0
+             ? " (with its " + std::to_string(interimResponses_) + " interim responses)"
+             : ""));
   }
   headersInProgress_.emplace_back(std::move(name), std::move(value));
   return true;
 }
 
+bool Http2Stream::refuseHeadersLocked(const std::string& message) {
+  headersRefused_ = true;
+  headersInProgress_.clear();
+  failLocked(std::make_exception_ptr(ProtocolException(message)));
+  return false;
+}
+
 void Http2Stream::endHeadersLocked(bool endStream) {
-  if (headersTooLarge_) return;
+  if (headersRefused_) return;
   if (finalHeadersReceived_) {
     trailers_ = std::move(headersInProgress_);  // RFC 9113 §8.1: a trailer section ends the stream.
   } else {
@@ -118,6 +133,10 @@ void Http2Stream::endHeadersLocked(bool endStream) {
       if (name == ":status") interim = value.size() == 3 && value[0] == '1';
     }
     finalHeadersReceived_ = !interim;
+    if (interim) {
+      ++interimResponses_;
+      interimHeaderBytes_ += headerListSize_;
+    }
     headerBlocks_.push_back(std::move(headersInProgress_));
   }
   headersInProgress_.clear();

@@ -53,9 +53,9 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
   // final one) and returns it, pseudo-headers included. Bounded by readTimeout(): on timeout the
   // stream is reset with CANCEL, the connection sends a ping to check itself, and
   // SocketTimeoutException("Read timed out after 100 ms: HTTP/2 stream 3 to example.com:443") is
-  // thrown. Throws the stream's failure (StreamResetException
-  // for RST_STREAM, ProtocolException for an oversized header list, the connection's IOException,
-  // InterruptedIOException("Canceled") after closeLater()).
+  // thrown. Throws the stream's failure (StreamResetException for RST_STREAM, ProtocolException
+  // for an oversized header list or more than kMaxInterimResponses interim blocks, the
+  // connection's IOException, InterruptedIOException("Canceled") after closeLater()).
   HeaderBlock takeHeaders();
 
   // The response body: DATA frames as they arrive, -1 after END_STREAM. Reads wait on
@@ -110,7 +110,12 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
 
   // Reader side, connection lock held (called from nghttp2 callbacks).
   void beginHeadersLocked();
-  bool addHeaderLocked(std::string name, std::string value);  // False: over the size limit.
+  // False: over a limit (the header list size, or too many interim responses); the stream has
+  // failed and nghttp2 resets it.
+  bool addHeaderLocked(std::string name, std::string value);
+  // Fails the stream with ProtocolException(message) and ignores the rest of its headers.
+  // Returns false, for addHeaderLocked().
+  bool refuseHeadersLocked(const std::string& message);
   void endHeadersLocked(bool endStream);
   void receiveDataLocked(const uint8_t* data, size_t length);
   void receiveEndStreamLocked();
@@ -140,10 +145,15 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
   bool wakeupPending_ = false;       // In the connection's wakeups_. Guarded by its mutex.
 
   // Guarded by the connection's mutex.
-  std::deque<HeaderBlock> headerBlocks_;  // Received, not yet taken.
+  // Received, not yet taken: at most kMaxInterimResponses interim blocks and the final one, all
+  // within kMaxHeaderListSize together (interimHeaderBytes_), since the reader may run far
+  // ahead of the call taking them.
+  std::deque<HeaderBlock> headerBlocks_;
   HeaderBlock headersInProgress_;
-  int64_t headerListSize_ = 0;  // RFC 9113 §6.5.2: names + values + 32 per field.
-  bool headersTooLarge_ = false;
+  int64_t headerListSize_ = 0;  // Of the block in progress. RFC 9113 §6.5.2: names + values + 32.
+  int interimResponses_ = 0;    // Interim (1xx) blocks received.
+  int64_t interimHeaderBytes_ = 0;  // Their header list sizes, summed.
+  bool headersRefused_ = false;     // Over a limit: the stream failed; ignore the rest.
   bool finalHeadersReceived_ = false;
   std::optional<HeaderBlock> trailers_;
   Buffer readBuffer_;             // Received DATA the application has not read.

@@ -1,23 +1,31 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // Servers that misbehave in ways MockWebServer's policies do not script: trickling past the read
 // timeout, endless status and header lines, endless and oversized chunks, a body longer than its
-// Content-Length. The call ends with a clear exception (or the right response), in bounded time,
-// and the next call is not poisoned by what the bad one left behind.
+// Content-Length, and floods of what a peer can send faster than the caller takes it (interim
+// responses, HTTP/2 DATA, PINGs and SETTINGS). The call ends with a clear exception (or the right
+// response), in bounded time and memory, and the next call is not poisoned by what the bad one
+// left behind.
 #include <arpa/inet.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 
 #include "support/fd_count.h"
+#include "support/http2_peer.h"
 #include "support/recording_event_listener.h"
 #include "tern/client.h"
+#include "tern/event_listener.h"
 #include "tern/mockwebserver/mock_web_server.h"
 
 namespace tern::testing {
@@ -248,6 +256,179 @@ TEST_F(HostileServerTest, NothingLeaksAfterHostileServers) {
   client_.connectionPool()->evictAll();
   EXPECT_TRUE(fileDescriptorsReturnTo(baselineFds_ + 0))
       << openFileDescriptorCount() << " descriptors open, " << baselineFds_ << " before";
+}
+
+// The peak resident set size so far, in bytes. A flood that is not bounded raises it by hundreds
+// of megabytes; bounded, by little more than the limits.
+int64_t peakResidentBytes() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return int64_t{usage.ru_maxrss} * 1024;
+}
+
+constexpr int64_t kMemoryMargin = int64_t{64} << 20;
+
+// Holds the call's thread at its first response head until release(): the peer's frames are then
+// all with the client's reader before the call takes any, as when a call is slower than its
+// connection's reader.
+class HoldAtFirstHead : public EventListener {
+ public:
+  void responseHeadersStart(Call&) override {
+    std::unique_lock lock(mutex_);
+    released_.wait_for(lock, 10s, [this] { return release_; });
+  }
+  void release() {
+    std::lock_guard lock(mutex_);
+    release_ = true;
+    released_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable released_;
+  bool release_ = false;
+};
+
+// Runs a GET over h2c against `peer`, holding the call at its first head while the peer's frames
+// arrive, and returns the body or "<Type>: message" for what it threw.
+std::string http2Get(const Http2Peer& peer, HoldAtFirstHead& hold) {
+  Client client = Client::Builder()
+                      .protocols({Protocol::H2_PRIOR_KNOWLEDGE})
+                      .retryOnConnectionFailure(false)
+                      .readTimeout(5s)
+                      .writeTimeout(5s)
+                      .eventListener(std::shared_ptr<EventListener>(&hold, [](EventListener*) {}))
+                      .build();
+  std::string result;
+  try {
+    result = client.newCall(Request::Builder().url(peer.url()).build())->execute().body()->string();
+  } catch (const ProtocolException& e) {
+    result = std::string("ProtocolException: ") + e.what();
+  } catch (const IOException& e) {
+    result = std::string("IOException: ") + e.what();
+  }
+  client.connectionPool()->evictAll();
+  return result;
+}
+
+// Interim heads of `blockSize` decoded bytes each on HTTP/2: the first puts a field of 4,000 bytes
+// in HPACK's dynamic table (RFC 7541 §6.2.1), and each head names it `references` times with a
+// byte apiece, so a small flood on the wire decodes to a large one.
+std::string interimFlood(int heads, int references) {
+  std::string out;
+  std::string table = std::string("\x40\x05x-big\x7f", 8);
+  int64_t value = 4000 - 127;  // The length's 7-bit prefix, then its continuation (§5.1).
+  while (value >= 128) {
+    table += static_cast<char>(0x80 | (value & 0x7f));
+    value >>= 7;
+  }
+  table += static_cast<char>(value);
+  table += std::string(4000, 'b');
+  for (int i = 0; i < heads; ++i) {
+    std::string block = hpackStatus(103) + (i == 0 ? table : "");
+    block += std::string(static_cast<size_t>(references), '\xbe');  // Index 62: x-big.
+    out += http2Frame(kHeaders, kEndHeaders, 1, block);
+  }
+  out +=
+      http2Frame(kHeaders, kEndHeaders, 1, hpackStatus(200) + hpackLiteral("content-length", "2"));
+  out += http2Frame(kData, kEndStream, 1, "hi");
+  return out;
+}
+
+TEST(HostileHttp2ServerTest, InterimResponseFloodOfLargeHeadsStaysWithinTheHeaderListLimit) {
+  // 2,000 heads of about 120 KiB decoded each, 240 MiB in all, from 80 KiB on the wire.
+  HoldAtFirstHead hold;
+  Http2Peer peer([&](Http2Peer::Connection& connection) {
+    connection.write(interimFlood(2000, 30));
+    connection.pingPong();
+    hold.release();
+  });
+  int64_t before = peakResidentBytes();
+  std::string result = http2Get(peer, hold);
+  EXPECT_THAT(result,
+              ::testing::AllOf(
+                  ::testing::StartsWith("ProtocolException: HTTP/2 header list"),
+                  ::testing::HasSubstr("exceeds 262144 bytes (with its 2 interim responses)")));
+  EXPECT_LT(peakResidentBytes() - before, kMemoryMargin);
+}
+
+TEST(HostileHttp2ServerTest, InterimResponseFloodOfSmallHeadsStopsAtTheCount) {
+  // 12,000 heads of a few bytes: within the header-list budget, but far too many.
+  HoldAtFirstHead hold;
+  Http2Peer peer([&](Http2Peer::Connection& connection) {
+    connection.write(interimFlood(12000, 0));
+    connection.pingPong();
+    hold.release();
+  });
+  int64_t before = peakResidentBytes();
+  std::string result = http2Get(peer, hold);
+  EXPECT_THAT(result, ::testing::MatchesRegex(
+                          "ProtocolException: more than 32 interim \\(1xx\\) responses from "
+                          "127.0.0.1:[0-9]+ on HTTP/2 stream 1"));
+  EXPECT_LT(peakResidentBytes() - before, kMemoryMargin);
+}
+
+TEST(HostileHttp2ServerTest, AFewInterimResponsesAreSkipped) {
+  HoldAtFirstHead hold;
+  Http2Peer peer([&](Http2Peer::Connection& connection) {
+    connection.write(interimFlood(32, 1));  // 32 heads of 4 KiB: within both limits.
+    connection.pingPong();
+    hold.release();
+  });
+  EXPECT_EQ(http2Get(peer, hold), "hi");
+}
+
+TEST(HostileHttp2ServerTest, DataNobodyReadsStopsAtTheStreamWindow) {
+  // 24 MiB of DATA for a response whose body is not read: the stream's window (16 MiB) is all
+  // the client buffers; past it the peer breaks flow control (RFC 9113 §6.9.1).
+  HoldAtFirstHead hold;
+  Http2Peer peer([&](Http2Peer::Connection& connection) {
+    connection.write(http2Frame(kHeaders, kEndHeaders, 1, hpackStatus(200)));
+    std::string frame = http2Frame(kData, 0, 1, std::string(16384, 'd'));
+    for (int i = 0; i < 24 * 64 && connection.write(frame); ++i) {
+    }
+    connection.pingPong();  // Returns at the client's GOAWAY.
+    hold.release();
+  });
+  int64_t before = peakResidentBytes();
+  std::string result = http2Get(peer, hold);
+  EXPECT_THAT(result, ::testing::HasSubstr("FLOW_CONTROL_ERROR")) << result.substr(0, 200);
+  EXPECT_LT(peakResidentBytes() - before, int64_t{16} * 1024 * 1024 + kMemoryMargin);
+}
+
+TEST(HostileHttp2ServerTest, PingAndSettingsFloodsEndTheConnection) {
+  // Each PING and SETTINGS asks for an acknowledgement; a peer that sends them without reading
+  // would have them pile up. nghttp2 counts the unsent ones (1,000 at most) and ends the session.
+  for (uint8_t type : {kPing, kSettings}) {
+    HoldAtFirstHead hold;
+    hold.release();
+    Http2Peer peer([&](Http2Peer::Connection& connection) {
+      std::string frame = http2Frame(type, 0, 0, type == kPing ? "12345678" : "");
+      std::string batch;
+      for (int i = 0; i < 1000; ++i) batch += frame;
+      for (int i = 0; i < 200 && connection.write(batch); ++i) {
+      }
+    });
+    int64_t before = peakResidentBytes();
+    std::string result = http2Get(peer, hold);
+    // "Flooding was detected" when one read brings more than 1,000; else the write timeout.
+    EXPECT_THAT(result, ::testing::AnyOf(::testing::StartsWith("ProtocolException: "),
+                                         ::testing::StartsWith("IOException: ")))
+        << result;
+    EXPECT_LT(peakResidentBytes() - before, kMemoryMargin);
+  }
+}
+
+TEST_F(HostileServerTest, InterimResponseFloodOnHttp1StopsAtTheCount) {
+  RawServer server([](const RawServer::Writer& write) {
+    std::string heads;
+    for (int i = 0; i < 1000; ++i) heads += "HTTP/1.1 103 Early Hints\r\n\r\n";
+    write(heads + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi");
+  });
+  int64_t before = peakResidentBytes();
+  std::string message = failure<ProtocolException>([&] { get(server.url()); });
+  EXPECT_EQ(message, "more than 32 interim (1xx) responses from " + server.url() + "...");
+  EXPECT_LT(peakResidentBytes() - before, kMemoryMargin);
 }
 
 }  // namespace

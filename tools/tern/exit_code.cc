@@ -37,6 +37,48 @@ bool isCertificateProblem(const SSLHandshakeException& e) {
   return false;
 }
 
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+// What ended an HTTP/2 connection or stream (or a TLS stream early), told apart as curl 7.88 on
+// nghttp2 tells them; the messages are tern's (http2_connection.cc, http2_stream.cc,
+// tls_failure.cc). Returns kExitOk if `e` is none of these.
+TransferError http2Failure(const IOException& e, const FailureContext& context) {
+  std::string_view message = e.what();
+  if (const auto* reset = dynamic_cast<const StreamResetException*>(&e)) {
+    if (reset->errorCode() == 7 && contains(message, "GOAWAY")) {
+      return {kExitHttp2, "Error in the HTTP2 framing layer: " + std::string(message)};
+    }
+    if (reset->errorCode() == 7) return {kExitRecvError, std::string(message)};  // Retried.
+    if (reset->errorCode() == 0) return {kExitGotNothing, "Empty reply from server"};
+    std::string_view code = message;
+    if (code.starts_with("stream was reset: ")) code.remove_prefix(18);
+    return {kExitHttp2Stream, "HTTP/2 stream was not closed cleanly: " + std::string(code)};
+  }
+  if (contains(message, "closed without a TLS close_notify")) {
+    return {kExitPartialFile, std::string(message)};  // On any protocol.
+  }
+  if (message.starts_with("unexpected end of stream on HTTP/2 connection")) {
+    return {kExitPartialFile,
+            "HTTP/2 stream was not closed cleanly before end of the "
+            "underlying stream: " +
+                std::string(message)};
+  }
+  if (!dynamic_cast<const ProtocolException*>(&e)) return {kExitOk, ""};
+  if (message.starts_with("HTTP/2 protocol error from") && message.ends_with(" sent)")) {
+    // The client answered the peer's connection error with GOAWAY.
+    if (context.bytesReceived > 0) return {kExitPartialFile, std::string(message)};
+    return {kExitGotNothing, "Empty reply from server: " + std::string(message)};
+  }
+  if (message.starts_with("HTTP/2 protocol error from") ||
+      message.starts_with("HTTP/2 header list from") || contains(message, "on HTTP/2 stream")) {
+    // nghttp2 refused the input (a flood), or tern refused a stream's headers.
+    return {kExitRecvError, std::string(message)};
+  }
+  return {kExitOk, ""};
+}
+
 std::string milliseconds(const FailureContext& context) {
   return std::to_string(context.elapsed.count());
 }
@@ -91,14 +133,20 @@ TransferError classifyFailure(const std::exception_ptr& failure, const FailureCo
             std::string("SSL peer certificate or SSH remote key was not OK: ") + e.what()};
   } catch (const EOFException& e) {
     return {kExitPartialFile, e.what()};
-  } catch (const ProtocolException& e) {
-    if (std::string_view(e.what()).starts_with(kTooManyFollowUps)) {
-      return {kExitTooManyRedirects,
-              "Maximum (" + std::to_string(context.clientMaxRedirects) + ") redirects followed"};
-    }
-    return {kExitWeirdServerReply, e.what()};
   } catch (const IOException& e) {
-    return {kExitRecvError, e.what()};
+    TransferError http2 = http2Failure(e, context);
+    if (http2.exitCode != kExitOk) return http2;
+    try {
+      throw;
+    } catch (const ProtocolException& protocol) {
+      if (std::string_view(protocol.what()).starts_with(kTooManyFollowUps)) {
+        return {kExitTooManyRedirects,
+                "Maximum (" + std::to_string(context.clientMaxRedirects) + ") redirects followed"};
+      }
+      return {kExitWeirdServerReply, protocol.what()};
+    } catch (const IOException& io) {
+      return {kExitRecvError, io.what()};
+    }
   } catch (const std::exception& e) {
     return {kExitFailedInit, e.what()};
   } catch (...) {

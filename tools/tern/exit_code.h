@@ -21,6 +21,7 @@ enum ExitCode : int {
   kExitCouldntResolveHost = 6,
   kExitCouldntConnect = 7,
   kExitWeirdServerReply = 8,
+  kExitHttp2 = 16,  // The HTTP/2 connection failed (a GOAWAY from the server).
   kExitPartialFile = 18,
   kExitHttpReturnedError = 22,
   kExitWriteError = 23,
@@ -30,11 +31,13 @@ enum ExitCode : int {
   kExitBadFunctionArgument = 43,  // A value tern cannot send (a bad header, method or type).
   kExitTooManyRedirects = 47,
   kExitSendError = 55,
+  kExitGotNothing = 52,  // The server ended the exchange before any response.
   kExitRecvError = 56,
   kExitSslCertProblem = 58,  // The client certificate or key cannot be used.
   kExitPeerFailedVerification = 60,
   kExitSslCaCertBadFile = 77,
   kExitSslPinnedPubKeyNotMatch = 90,
+  kExitHttp2Stream = 92,  // The server reset the stream or made it invalid.
 };
 
 // A failure the tool itself detects (a URL it cannot use, a local file it cannot read, an output
@@ -78,13 +81,18 @@ struct TransferError {
   std::string message;
 };
 
-// Maps the exception a transfer threw to curl's exit code and message: ToolException as it says;
-// UnknownHostException 6; ConnectException 7; SocketTimeoutException and other
-// InterruptedIOExceptions 28; too many redirects 47; an SSLHandshakeException caused by the
-// server's certificate (a CertificateException inside) and an SSLPeerUnverifiedException for the
-// host name 60; a pinned key mismatch (--pinnedpubkey, or a CertificatePinner's "Certificate
-// pinning failure!") 90; other SSLHandshakeExceptions 35; EOFException 18; ProtocolException 8;
-// any other IOException 56; anything else 2 with its message.
+// Maps the exception a transfer threw to curl's exit code and message (docs/tool.md, Exit codes,
+// has the table): ToolException as it says; UnknownHostException 6; ConnectException 7;
+// SocketTimeoutException and other InterruptedIOExceptions 28; too many redirects 47; an
+// SSLHandshakeException caused by the server's certificate (a CertificateException inside) and an
+// SSLPeerUnverifiedException for the host name 60; a pinned key mismatch (--pinnedpubkey, or a
+// CertificatePinner's "Certificate pinning failure!") 90; other SSLHandshakeExceptions 35;
+// EOFException 18. HTTP/2, as curl 7.88 tells its failures apart: a stream reset by the server
+// or made invalid (StreamResetException) 92, with NO_ERROR 52, REFUSED_STREAM 56, refused by the
+// server's GOAWAY 16; the connection ending mid-stream (with or without TLS close_notify) 18; a
+// connection error of the server's that the client answered with GOAWAY 52 before any body
+// byte, 18 after; input nghttp2 or tern refused (floods, headers over a limit) 56. Otherwise
+// ProtocolException 8; any other IOException 56; anything else 2 with its message.
 TransferError classifyFailure(const std::exception_ptr& failure, const FailureContext& context);
 
 }  // namespace tern::tool
