@@ -25,6 +25,7 @@
 namespace tern::internal {
 class RouteDatabase;
 class TlsContext;
+struct ClientAccess;
 }  // namespace tern::internal
 
 namespace tern {
@@ -79,24 +80,16 @@ class Client {
   const std::vector<ConnectionSpec>& connectionSpecs() const noexcept;
   const std::shared_ptr<HostnameVerifier>& hostnameVerifier() const noexcept;
   const CertificatePinner& certificatePinner() const noexcept;
-
-  // The TLS context https connections are made with (internal; shared like the pool).
-  const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept;
-
-  // The Address of `url`'s origin with this client's settings (internal: what a call connects
-  // to; addresses of one client share their settings, so this is cheap).
-  Address address(const HttpUrl& url) const;
-
-  // Every interceptor a call runs, in order: interceptors(), the built-in ones (retries and
-  // redirects, headers, connecting), networkInterceptors(), then the one that talks to the
-  // server (internal; made once per client, so a call allocates nothing for its chain).
-  const std::vector<std::shared_ptr<Interceptor>>& callInterceptors() const noexcept;
   const std::shared_ptr<EventListener::Factory>& eventListenerFactory() const noexcept;
 
-  // The routes that failed recently, tried last next time (internal; shared like the pool).
+ private:
+  // The call layer reaches these through internal::ClientAccess (src/call/client_access.h).
+  friend struct internal::ClientAccess;
+  const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept;
+  Address address(const HttpUrl& url) const;
+  const std::vector<std::shared_ptr<Interceptor>>& callInterceptors() const noexcept;
   internal::RouteDatabase& routeDatabase() const noexcept;
 
- private:
   struct State;
   explicit Client(std::shared_ptr<const State> state) : state_(std::move(state)) {}
   std::shared_ptr<const State> state_;  // Never null.
@@ -202,15 +195,12 @@ class Client::Builder {
   // the held certificate's key does not match it.
   Builder& handshakeCertificates(const tls::HandshakeCertificates& certificates);
 
-  // Internal: the TLS context to use as is (the tool's --insecure uses
-  // internal::TlsContext::insecure()). Throws std::invalid_argument if null.
-  Builder& sslContext(std::shared_ptr<internal::TlsContext> sslContext);
-
   // A client with these settings. The builder can be reused.
   Client build() const;
 
  private:
   friend class Client;
+  friend struct internal::ClientAccess;
 
   std::chrono::milliseconds connectTimeout_{10'000};
   std::chrono::milliseconds readTimeout_{10'000};

@@ -6,6 +6,7 @@
 
 namespace tern::internal {
 class RealConnectionPool;
+struct ConnectionPoolAccess;
 }  // namespace tern::internal
 
 namespace tern {
@@ -24,9 +25,6 @@ class ConnectionPool final {
   explicit ConnectionPool(int maxIdleConnections = 5,
                           std::chrono::nanoseconds keepAliveDuration = std::chrono::minutes(5));
 
-  // A pool over `delegate` (tests make one on a fake clock). Throws std::invalid_argument if null.
-  explicit ConnectionPool(std::shared_ptr<internal::RealConnectionPool> delegate);
-
   ~ConnectionPool();
   ConnectionPool(const ConnectionPool&) = delete;
   ConnectionPool& operator=(const ConnectionPool&) = delete;
@@ -41,10 +39,15 @@ class ConnectionPool final {
   // to the pool as usual when their calls release them.
   void evictAll();
 
-  // The implementation, for the call layer.
-  internal::RealConnectionPool& delegate() const noexcept { return *delegate_; }
-
  private:
+  // The layers below reach the implementation through internal::ConnectionPoolAccess
+  // (src/connection/connection_pool_access.h), which also makes pools over a given one (tests
+  // make one on a fake clock).
+  friend struct internal::ConnectionPoolAccess;
+
+  // A pool over `delegate`. Throws std::invalid_argument if null.
+  explicit ConnectionPool(std::shared_ptr<internal::RealConnectionPool> delegate);
+
   std::shared_ptr<internal::RealConnectionPool> delegate_;
 };
 

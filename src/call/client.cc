@@ -353,11 +353,6 @@ Client::Builder& Client::Builder::handshakeCertificates(
   return *this;
 }
 
-Client::Builder& Client::Builder::sslContext(std::shared_ptr<internal::TlsContext> sslContext) {
-  sslContext_ = checkNotNull(std::move(sslContext), "sslContext");
-  return *this;
-}
-
 Client Client::Builder::build() const { return Client(std::make_shared<const State>(*this)); }
 
 }  // namespace tern

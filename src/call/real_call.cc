@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "call/async_call.h"
+#include "call/client_access.h"
 #include "call/real_interceptor_chain.h"
 #include "concurrent/task_runner.h"
+#include "connection/connection_pool_access.h"
 #include "connection/exchange.h"
 #include "connection/exchange_finder.h"
 #include "connection/real_connection.h"
@@ -132,8 +134,8 @@ void RealCall::setConnectionToCancel(std::shared_ptr<RealConnection> connection)
 }
 
 Response RealCall::getResponseWithInterceptorChain() {
-  RealInterceptorChain chain(*this, client_.callInterceptors(), 0, nullptr, originalRequest_,
-                             client_.connectTimeout(), client_.readTimeout(),
+  RealInterceptorChain chain(*this, ClientAccess::callInterceptors(client_), 0, nullptr,
+                             originalRequest_, client_.connectTimeout(), client_.readTimeout(),
                              client_.writeTimeout());
   std::optional<Response> response;
   try {
@@ -178,9 +180,9 @@ void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newE
       std::find(specs.begin(), specs.end(), ConnectionSpec::CLEARTEXT) == specs.end()) {
     throw UnknownServiceException("CLEARTEXT communication not enabled for client");
   }
-  Address address = client_.address(url);
-  auto finder = std::make_shared<ExchangeFinder>(client_.connectionPool()->delegate(),
-                                                 std::move(address), *this);
+  Address address = ClientAccess::address(client_, url);
+  auto finder = std::make_shared<ExchangeFinder>(
+      ConnectionPoolAccess::delegate(*client_.connectionPool()), std::move(address), *this);
   std::lock_guard lock(mutex_);
   exchangeFinder_ = std::move(finder);
 }
@@ -200,7 +202,7 @@ std::shared_ptr<Exchange> RealCall::initExchange(const RealInterceptorChain& cha
       chain.connectTimeout(), chain.readTimeout(), chain.writeTimeout(), doExtensiveHealthChecks);
   std::shared_ptr<RealConnection> connection;
   {
-    std::lock_guard lock(client_.connectionPool()->delegate().mutex());
+    std::lock_guard lock(ConnectionPoolAccess::delegate(*client_.connectionPool()).mutex());
     connection = connection_;
   }
   auto exchange = std::make_shared<Exchange>(shared_from_this(), finder, std::move(connection),
@@ -249,7 +251,7 @@ std::exception_ptr RealCall::messageDone(Exchange& exchange, bool requestDone, b
     if (bothStreamsDone) exchange_.reset();
   }
   if (bothStreamsDone) {
-    RealConnectionPool& pool = client_.connectionPool()->delegate();
+    RealConnectionPool& pool = ConnectionPoolAccess::delegate(*client_.connectionPool());
     std::lock_guard lock(pool.mutex());
     if (connection_) connection_->incrementSuccessCountLocked();
   }
@@ -278,7 +280,7 @@ std::exception_ptr RealCall::callDone(std::exception_ptr e) {
     connectionToCancel_.reset();
     exchangeFinder_.reset();
   }
-  RealConnectionPool& pool = client_.connectionPool()->delegate();
+  RealConnectionPool& pool = ConnectionPoolAccess::delegate(*client_.connectionPool());
   std::shared_ptr<RealConnection> connection;
   {
     std::lock_guard lock(pool.mutex());

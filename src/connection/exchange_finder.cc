@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "call/client_access.h"
 #include "call/real_call.h"
 #include "connection/connection_spec_selector.h"
 #include "connection/real_connection.h"
@@ -142,7 +143,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     route = routeSelection_->next();
   } else {
     if (!routeSelector_) {
-      routeSelector_.emplace(address_, call_.client().routeDatabase(), &call_);
+      routeSelector_.emplace(address_, ClientAccess::routeDatabase(call_.client()), &call_);
     }
     routeSelection_ = routeSelector_->next();  // Blocks on DNS the first time.
     if (call_.isCanceled()) throw InterruptedIOException("Canceled");
@@ -188,7 +189,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   call_.event([&](EventListener& listener) {
     listener.connectEnd(call_, socketAddress, newConnection->protocol());
   });
-  call_.client().routeDatabase().connected(newConnection->route());
+  ClientAccess::routeDatabase(call_.client()).connected(newConnection->route());
 
   // Another call may have connected meanwhile to this host, or to one this connection's host
   // could be coalesced with (OkHttp's third look in the pool): share its HTTP/2 connection and

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "call/client_access.h"
 #include "call/real_call.h"
 #include "connection/connection_spec_selector.h"
 #include "connection/real_connection_pool.h"
@@ -272,7 +273,7 @@ void RealConnection::trackFailure(RealCall& call, const IOException& e) {
   noNewExchanges_ = true;
   // A route that never completed an exchange is suspect: try the others first next time.
   if (successCount_ == 0) {
-    call.client().routeDatabase().failed(route_);
+    ClientAccess::routeDatabase(call.client()).failed(route_);
     ++routeFailureCount_;
   }
 }

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <openssl/err.h>
 
+#include "io/ascii.h"
 #include "net/tls_failure.h"
 #include "tern/exceptions.h"
 #include "tls/openssl_access.h"
@@ -43,14 +44,7 @@ void TlsContext::loadSystemTrust() const {
 TlsContext::TlsContext(const tls::HandshakeCertificates& certificates)
     : TlsContext([&](SSL_CTX* context) { configureClient(certificates, context); }) {
   chainCleaner_.emplace(CertificateChainCleaner::get(certificates));
-}
-
-std::shared_ptr<TlsContext> TlsContext::insecure(
-    const std::optional<tls::HandshakeCertificates>& certificates) {
-  auto context =
-      certificates ? std::make_shared<TlsContext>(*certificates) : std::make_shared<TlsContext>();
-  SSL_CTX_set_verify(context->get(), SSL_VERIFY_NONE, nullptr);
-  return context;
+  insecureHosts_ = certificates.insecureHosts();
 }
 
 TlsContext::TlsContext(const std::function<void(SSL_CTX*)>& configure)
@@ -85,6 +79,17 @@ UniqueSsl TlsContext::newSsl(std::string_view host, int port,
                         static_cast<unsigned int>(wire.size()));
   }
   recordVerifyFailures(ssl.get());
+  if (!insecureHosts_.empty()) {
+    const std::string lower = toLowerAscii(host);
+    for (const std::string& insecure : insecureHosts_) {
+      if (insecure == "*" || insecure == lower) {
+        // HandshakeCertificates::Builder::addInsecureHost: the chain is still checked (and its
+        // verdict recorded), but the handshake goes on whatever the verdict.
+        SSL_set_verify(ssl.get(), SSL_VERIFY_NONE, SSL_get_verify_callback(ssl.get()));
+        break;
+      }
+    }
+  }
   sessionCache_.prepare(ssl.get(), sessionKey(host, port));
   return ssl;
 }

@@ -38,11 +38,6 @@ class TlsContext {
   // (mutual TLS). Throws std::invalid_argument if the held key does not match its certificate.
   explicit TlsContext(const tls::HandshakeCertificates& certificates);
 
-  // A context that verifies no server at all (curl's --insecure): any chain is accepted, and the
-  // caller must not check the host name either. Presents `certificates`' held certificate, if
-  // given (mutual TLS). Throws IOException if OpenSSL cannot make a context.
-  static std::shared_ptr<TlsContext> insecure(
-      const std::optional<tls::HandshakeCertificates>& certificates = std::nullopt);
   TlsContext(const TlsContext&) = delete;
   TlsContext& operator=(const TlsContext&) = delete;
 
@@ -77,6 +72,8 @@ class TlsContext {
   // Set by every constructor, or for the system trust by loadSystemTrust().
   mutable std::optional<CertificateChainCleaner> chainCleaner_;
   bool systemTrust_ = false;  // Made by TlsContext(): its roots are loaded lazily.
+  // HandshakeCertificates::insecureHosts(): servers not verified ("*" for all), lower-case.
+  std::vector<std::string> insecureHosts_;
   mutable std::once_flag systemTrustLoaded_;
 };
 

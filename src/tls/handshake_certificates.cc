@@ -2,6 +2,10 @@
 #include "tern/tls/handshake_certificates.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "io/ascii.h"
 
 namespace tern::tls {
 
@@ -23,6 +27,17 @@ HandshakeCertificates::Builder& HandshakeCertificates::Builder::addTrustedCertif
 
 HandshakeCertificates::Builder& HandshakeCertificates::Builder::addPlatformTrustedCertificates() {
   result_.platformTrustedCertificates_ = true;
+  return *this;
+}
+
+HandshakeCertificates::Builder& HandshakeCertificates::Builder::addInsecureHost(
+    std::string_view host) {
+  if (host.empty()) throw std::invalid_argument("addInsecureHost: host is empty");
+  std::string lower = internal::toLowerAscii(host);
+  if (std::find(result_.insecureHosts_.begin(), result_.insecureHosts_.end(), lower) ==
+      result_.insecureHosts_.end()) {
+    result_.insecureHosts_.push_back(std::move(lower));
+  }
   return *this;
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "call/call_fixture.h"
+#include "connection/connection_pool_access.h"
 
 namespace tern::testing {
 namespace {
@@ -155,8 +156,7 @@ TEST(ClientTest, NewCallDoesNotRunTheCall) {
 TEST(ClientTest, ConnectionPoolRejectsBadSettings) {
   EXPECT_THROW(ConnectionPool(-1), std::invalid_argument);
   EXPECT_THROW(ConnectionPool(5, 0s), std::invalid_argument);
-  EXPECT_THROW(ConnectionPool(std::shared_ptr<internal::RealConnectionPool>()),
-               std::invalid_argument);
+  EXPECT_THROW(internal::ConnectionPoolAccess::over(nullptr), std::invalid_argument);
 }
 
 }  // namespace

@@ -92,6 +92,48 @@ TEST_F(HttpsTest, UntrustedServerFailsTheHandshakeAndIsNotPooled) {
   EXPECT_EQ(strict.connectionPool()->connectionCount(), 0);
 }
 
+// okhttp-tls's addInsecureHost: the named host's untrusted chain is accepted, no other host's.
+TEST_F(HttpsTest, InsecureHostAcceptsAnUntrustedChainForThatHostOnly) {
+  const tls::HandshakeCertificates otherRoot = TestCertificates().clientTrust();
+  auto insecureFor = [&](std::string_view host) {
+    tls::HandshakeCertificates::Builder trust;
+    for (const Certificate& root : otherRoot.trustedCertificates()) {
+      trust.addTrustedCertificate(root);
+    }
+    return client.newBuilder().handshakeCertificates(trust.addInsecureHost(host).build()).build();
+  };
+  server.enqueue(body("insecure ok"));
+  Client insecure = insecureFor("127.0.0.1");
+  EXPECT_EQ(insecure.newCall(get())->execute().body()->string(), "insecure ok");
+
+  Client otherHost = insecureFor("example.com");
+  EXPECT_THAT(failureOf(otherHost, get()),
+              MatchesRegex("SSLHandshakeException: TLS handshake with 127.0.0.1:[0-9]+ "
+                           "failed: untrusted certificate chain: .*"));
+
+  server.enqueue(body("every host"));
+  EXPECT_EQ(insecureFor("*").newCall(get())->execute().body()->string(), "every host");
+  EXPECT_THROW(tls::HandshakeCertificates::Builder().addInsecureHost(""), std::invalid_argument);
+}
+
+// The host name is still checked for an insecure host, as in okhttp-tls.
+TEST_F(HttpsTest, InsecureHostStillVerifiesTheHostName) {
+  tls::HeldCertificate other = tls::HeldCertificate::Builder()
+                                   .addSubjectAlternativeName("example.com")
+                                   .signedBy(TestCertificates().root)
+                                   .build();
+  MockWebServer wrongName;
+  wrongName.useHttps(tls::HandshakeCertificates::Builder().heldCertificate(other).build());
+  Client insecure =
+      client.newBuilder()
+          .handshakeCertificates(
+              tls::HandshakeCertificates::Builder().addInsecureHost("LOCALHOST").build())
+          .build();
+  HttpUrl url = wrongName.url("/").newBuilder().host("localhost").build();
+  EXPECT_THAT(failureOf(insecure, Request::Builder().url(url).build()),
+              StartsWith("SSLPeerUnverifiedException: Hostname localhost not verified:\n"));
+}
+
 TEST_F(HttpsTest, HostnameMismatchListsTheCertificatesNames) {
   tls::HeldCertificate other = tls::HeldCertificate::Builder()
                                    .commonName("example.com")

@@ -7,6 +7,7 @@
 
 #include "call/real_call.h"
 #include "concurrent/task.h"
+#include "connection/connection_pool_access.h"
 #include "connection/real_connection.h"
 #include "support/call_fakes.h"
 #include "support/task_faker.h"
@@ -23,8 +24,7 @@ class ConnectionPoolTest : public ::testing::Test {
  protected:
   void makePool(int maxIdle, std::chrono::nanoseconds keepAlive) {
     pool = std::make_shared<RealConnectionPool>(faker.taskRunner(), maxIdle, keepAlive);
-    client =
-        Client::Builder().dns(dns).connectionPool(std::make_shared<ConnectionPool>(pool)).build();
+    client = Client::Builder().dns(dns).connectionPool(ConnectionPoolAccess::over(pool)).build();
   }
 
   Address address(std::string host) {

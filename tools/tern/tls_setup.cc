@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "exit_code.h"
-#include "net/tls_context.h"
 #include "tern/certificate.h"
 #include "tern/connection.h"
 #include "tern/tls/handshake_certificates.h"
@@ -25,7 +24,7 @@ std::string readFile(const std::string& path, int exitCode, const std::string& w
 }
 
 std::optional<tls::HandshakeCertificates> handshakeCertificates(const Options& options) {
-  if (!options.caCert && !options.clientCert) return std::nullopt;
+  if (!options.caCert && !options.clientCert && !options.insecure) return std::nullopt;
   tls::HandshakeCertificates::Builder builder;
   if (options.caCert) {
     const std::string pem = readFile(*options.caCert, kExitSslCaCertBadFile, "--cacert");
@@ -37,7 +36,7 @@ std::optional<tls::HandshakeCertificates> handshakeCertificates(const Options& o
       throw ToolException(kExitSslCaCertBadFile,
                           "error setting certificate file: " + *options.caCert + ": " + e.what());
     }
-  } else {
+  } else if (!options.insecure) {
     builder.addPlatformTrustedCertificates();  // curl keeps the system's roots with --cert.
   }
   if (options.clientCert) {
@@ -53,6 +52,8 @@ std::optional<tls::HandshakeCertificates> handshakeCertificates(const Options& o
                                                    *options.clientCert + ": " + e.what());
     }
   }
+  // curl's --insecure: no server is authenticated, on any host (redirect targets too).
+  if (options.insecure) builder.addInsecureHost("*");
   return builder.build();
 }
 
@@ -64,7 +65,7 @@ void configureTls(const Options& options, Client::Builder& builder, std::ostream
     if (!options.silent) {
       err << "tern: warning: --insecure: the server's certificate is not verified\n";
     }
-    builder.sslContext(internal::TlsContext::insecure(certificates));
+    builder.handshakeCertificates(*certificates);
     builder.hostnameVerifier(HostnameVerifier::of([](auto, const auto&) { return true; }));
   } else if (certificates) {
     builder.handshakeCertificates(*certificates);

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "tern/certificate.h"
@@ -43,6 +45,9 @@ class HandshakeCertificates {
   // first.
   const std::vector<Certificate>& intermediates() const noexcept { return intermediates_; }
 
+  // The hosts whose servers are not authenticated (addInsecureHost()), lower-case; "*" for all.
+  const std::vector<std::string>& insecureHosts() const noexcept { return insecureHosts_; }
+
  private:
   HandshakeCertificates() = default;
 
@@ -50,6 +55,7 @@ class HandshakeCertificates {
   bool platformTrustedCertificates_ = false;
   std::optional<HeldCertificate> heldCertificate_;
   std::vector<Certificate> intermediates_;
+  std::vector<std::string> insecureHosts_;
 };
 
 // Collects trusted roots and a held certificate. With nothing added, the result trusts nothing and
@@ -70,6 +76,15 @@ class HandshakeCertificates::Builder {
   // Trusts the system's roots too (OpenSSL's default verify paths: /etc/ssl/certs on Debian, or
   // SSL_CERT_FILE / SSL_CERT_DIR). Without this call only added certificates are trusted.
   Builder& addPlatformTrustedCertificates();
+
+  // Does not authenticate the server of `host` (an HttpUrl host: a name, an IPv4 literal, or an
+  // IPv6 literal without brackets), as okhttp-tls's addInsecureHost: any well-formed certificate
+  // chain is accepted from it, even self-signed. The certificate must still match the host
+  // name unless the client's HostnameVerifier says otherwise. This exposes calls to that host to
+  // a man in the middle: use it only in development, for test data. "*" (tern's extension,
+  // curl's --insecure) means every host. Compared ignoring case. Throws std::invalid_argument
+  // if `host` is empty.
+  Builder& addInsecureHost(std::string_view host);
 
   HandshakeCertificates build() const;
 

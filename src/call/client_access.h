@@ -1,0 +1,44 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "tern/address.h"
+#include "tern/client.h"
+#include "tern/http_url.h"
+#include "tern/interceptor.h"
+
+namespace tern::internal {
+
+class RouteDatabase;
+class TlsContext;
+
+// What the call layer (and the tool, and tests) need of a Client that users do not: the parts
+// of its state that are internal types. Client keeps them private and befriends this, so the
+// public API shows no internal:: type (as HttpUrlAccess and AddressAccess do for theirs).
+struct ClientAccess {
+  // The TLS context https connections are made with (shared like the pool).
+  static const std::shared_ptr<TlsContext>& sslContext(const Client& client) noexcept {
+    return client.sslContext();
+  }
+
+  // The Address of `url`'s origin with the client's settings: what a call connects to.
+  // Addresses of one client share their settings, so this is cheap.
+  static Address address(const Client& client, const HttpUrl& url) { return client.address(url); }
+
+  // Every interceptor a call runs, in order: the client's interceptors(), the built-in ones
+  // (retries and redirects, headers, connecting), networkInterceptors(), then the one that talks
+  // to the server. Made once per client, so a call allocates nothing for its chain.
+  static const std::vector<std::shared_ptr<Interceptor>>& callInterceptors(
+      const Client& client) noexcept {
+    return client.callInterceptors();
+  }
+
+  // The routes that failed recently, tried last next time (shared like the pool).
+  static RouteDatabase& routeDatabase(const Client& client) noexcept {
+    return client.routeDatabase();
+  }
+};
+
+}  // namespace tern::internal
