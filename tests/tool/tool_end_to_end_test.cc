@@ -338,10 +338,11 @@ TEST_F(ToolEndToEndTest, ConnectionClosedByTheServerIsCountedAgain) {
   EXPECT_EQ(run.out, "first 1\nsecond 1\n");
 }
 
-TEST_F(ToolEndToEndTest, RedirectsAreFollowed) {
+TEST_F(ToolEndToEndTest, RedirectsAreFollowedWithL) {
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/next").build());
   server_.enqueue(body("arrived"));
-  ToolRun run = runTern({"-w", " %{num_redirects} %{url_effective} %{http_code}", url("/start")});
+  ToolRun run =
+      runTern({"-L", "-w", " %{num_redirects} %{url_effective} %{http_code}", url("/start")});
   EXPECT_EQ(run.exitCode, 0) << run.err;
   EXPECT_EQ(run.out, "arrived 1 " + url("/next") + " 200");
   EXPECT_EQ(takeRequest().path(), "/start");
@@ -362,7 +363,7 @@ TEST_F(ToolEndToEndTest, MaxRedirsStopsAtTheRedirectPastTheLimit) {
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/1").build());
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/2").build());
   server_.enqueue(body("never"));
-  ToolRun run = runTern({"--max-redirs", "1", url("/")});
+  ToolRun run = runTern({"-L", "--max-redirs", "1", url("/")});
   EXPECT_EQ(run.exitCode, 47);
   EXPECT_EQ(run.err, "tern: (47) Maximum (1) redirects followed\n");
   EXPECT_EQ(server_.requestCount(), 2);
@@ -370,7 +371,7 @@ TEST_F(ToolEndToEndTest, MaxRedirsStopsAtTheRedirectPastTheLimit) {
 
 TEST_F(ToolEndToEndTest, MaxRedirsZeroRefusesAnyRedirect) {
   server_.enqueue(MockResponse::Builder().code(307).addHeader("Location", "/1").build());
-  ToolRun run = runTern({"--max-redirs", "0", url("/")});
+  ToolRun run = runTern({"-L", "--max-redirs", "0", url("/")});
   EXPECT_EQ(run.exitCode, 47);
   EXPECT_EQ(server_.requestCount(), 1);
 }
@@ -379,7 +380,7 @@ TEST_F(ToolEndToEndTest, MaxRedirsAllowsRedirectsUpToTheLimit) {
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/1").build());
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/2").build());
   server_.enqueue(body("arrived"));
-  ToolRun run = runTern({"--max-redirs", "2", url("/")});
+  ToolRun run = runTern({"-L", "--max-redirs", "2", url("/")});
   EXPECT_EQ(run.exitCode, 0) << run.err;
   EXPECT_EQ(run.out, "arrived");
 }
@@ -417,14 +418,23 @@ TEST_F(ToolEndToEndTest, ConnectTimeoutIsExit28) {
   EXPECT_LT(elapsed, 5s);
 }
 
-TEST_F(ToolEndToEndTest, RedirectLoopStopsAtTheClientsLimit) {
+TEST_F(ToolEndToEndTest, RedirectLoopStopsAfterFiftyAsCurl) {
   server_.setDispatcher([](const RecordedRequest&) {
     return MockResponse::Builder().code(302).addHeader("Location", "/again").build();
   });
-  ToolRun run = runTern({"-w", "%{http_code}", url("/")});
+  ToolRun run = runTern({"-L", "-w", "%{http_code}", url("/")});
   EXPECT_EQ(run.exitCode, 47);
-  EXPECT_EQ(run.err, "tern: (47) Maximum (20) redirects followed\n");
-  EXPECT_EQ(server_.requestCount(), 21);
+  EXPECT_EQ(run.err, "tern: (47) Maximum (50) redirects followed\n");
+  EXPECT_EQ(server_.requestCount(), 51);
+}
+
+TEST_F(ToolEndToEndTest, RedirectIsShownNotFollowedWithoutL) {
+  server_.enqueue(
+      MockResponse::Builder().code(302).addHeader("Location", "/next").body("moved").build());
+  ToolRun run = runTern({"-w", " %{http_code}", url("/start")});
+  EXPECT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out, "moved 302");
+  EXPECT_EQ(server_.requestCount(), 1);
 }
 
 TEST_F(ToolEndToEndTest, MaxTimeIsExit28) {

@@ -151,7 +151,6 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   std::vector<std::string> dataRaw;
   std::vector<std::string> form;
   std::string writeOut;
-  bool compressed = false;
   int remoteNames = 0;
 
   // Repeatable options take one value per occurrence, so "-d a URL" never swallows the URL.
@@ -182,9 +181,9 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   app.add_flag("-S,--show-error", options.showError, "Show errors even when silent");
   app.add_flag("-v,--verbose", options.verbose, "Request and response headers on stderr");
   app.add_flag("-f,--fail", options.fail, "Fail with exit code 22 on HTTP errors, no body");
-  app.add_flag("-L,--location", options.location, "Follow redirects (tern always does)");
+  app.add_flag("-L,--location", options.location, "Follow redirects");
   app.add_flag("-g,--globoff", options.globOff, "Turn off URL globbing");
-  app.add_flag("--compressed", compressed, "Ask for a compressed response (tern always does)");
+  app.add_flag("--compressed", options.compressed, "Request a compressed response (gzip)");
   CLI::Option* maxRedirs = app.add_option("--max-redirs", "Maximum number of redirects allowed");
   CLI::Option* connectTimeout =
       app.add_option("--connect-timeout", "Maximum time allowed to connect, in seconds");

@@ -54,9 +54,10 @@ struct Options {
   bool showError = false;                // -S/--show-error: errors even when silent.
   int verbose = 0;                       // -v/--verbose: request and response headers on stderr.
   bool fail = false;                     // -f/--fail: no body and exit 22 for a status >= 400.
-  bool location = false;                 // -L/--location: accepted; redirects are always followed.
+  bool location = false;                 // -L/--location: follow redirects.
   bool globOff = false;                  // -g/--globoff
-  std::optional<int64_t> maxRedirs;      // --max-redirs; -1 is as many as the client allows.
+  bool compressed = false;               // --compressed: ask for gzip and decode it.
+  std::optional<int64_t> maxRedirs;      // --max-redirs (-L's limit; 50 if not given); -1: none.
   std::optional<double> connectTimeout;  // --connect-timeout, seconds.
   std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.
   bool traceEvents = false;              // --trace-events: every call's events on stderr.
@@ -85,6 +86,9 @@ struct Options {
   // True if error messages are printed: not silent, or silent with -S.
   bool showErrors() const { return !silent || showError; }
 };
+
+// curl's --max-redirs when none is given.
+constexpr int64_t kDefaultMaxRedirs = 50;
 
 // The result of reading the command line: the options, or the exit code to stop with (after
 // --help, or a usage error already printed).

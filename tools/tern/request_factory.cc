@@ -240,22 +240,62 @@ Request buildRequest(const Options& options, std::string_view urlText) {
       body = formBody(options.form);
     }
 
-    std::string method;
-    if (options.method) {
-      method = *options.method;
-    } else if (options.head) {
-      method = "HEAD";
-    } else {
-      method = body ? "POST" : "GET";
-    }
-    if (!body && std::find(kMethodsWithBody.begin(), kMethodsWithBody.end(), method) !=
-                     kMethodsWithBody.end()) {
-      body = RequestBody::create(std::vector<std::byte>(), std::nullopt);
+    std::string method = options.method.value_or(impliedMethod(options));
+    if (!body && methodNeedsBody(method)) {
+      body = placeholderBody();
     }
     return Request::Builder().url(url).headers(headers.build()).method(method, body).build();
   } catch (const std::invalid_argument& e) {
     throw ToolException(kExitBadFunctionArgument, e.what());
   }
+}
+
+const std::shared_ptr<RequestBody>& placeholderBody() {
+  static const std::shared_ptr<RequestBody> body =
+      RequestBody::create(std::vector<std::byte>(), std::nullopt);
+  return body;
+}
+
+bool methodNeedsBody(std::string_view method) {
+  return std::find(kMethodsWithBody.begin(), kMethodsWithBody.end(), method) !=
+         kMethodsWithBody.end();
+}
+
+Headers curlRequestHeaders(const Headers& sent, const Options& options, bool placeholder) {
+  std::vector<CustomHeader> custom = customHeaders(options);
+  std::set<std::string, CaseInsensitiveLess> customNames;
+  for (const CustomHeader& header : custom) customNames.insert(header.name);
+  std::set<std::string, CaseInsensitiveLess> dropped;
+  for (const std::string& name : droppedClientHeaders(options)) dropped.insert(name);
+  if (!customNames.contains("Connection")) dropped.insert("Connection");
+  if (!options.compressed && !customNames.contains("Accept-Encoding")) {
+    dropped.insert("Accept-Encoding");
+  }
+  if (placeholder && !customNames.contains("Content-Length")) dropped.insert("Content-Length");
+
+  Headers::Builder result;
+  std::set<std::string, CaseInsensitiveLess> placed;
+  auto place = [&](std::string_view name) {
+    if (placed.contains(name) || dropped.contains(name)) return;
+    placed.insert(std::string(name));
+    for (const auto& [fieldName, value] : sent) {
+      if (equalsIgnoreCase(fieldName, name)) result.addUnsafeNonAscii(fieldName, value);
+    }
+  };
+  place("Host");  // First even when -H sets it, as curl sends it.
+  for (std::string_view name : {"Authorization", "User-Agent", "Accept", "Accept-Encoding"}) {
+    if (!customNames.contains(name)) place(name);
+  }
+  for (const CustomHeader& header : custom) place(header.name);
+  place("Content-Length");
+  place("Content-Type");
+  for (const auto& [name, value] : sent) place(name);
+  return result.build();
+}
+
+std::string impliedMethod(const Options& options) {
+  if (options.head) return "HEAD";
+  return options.data || !options.form.empty() ? "POST" : "GET";
 }
 
 std::vector<std::string> droppedClientHeaders(const Options& options) {

@@ -16,6 +16,7 @@
 
 #include "exit_code.h"
 #include "output.h"
+#include "redirect_follower.h"
 #include "request_factory.h"
 #include "tern/buffered_source.h"
 #include "tern/call.h"
@@ -43,7 +44,8 @@ std::chrono::nanoseconds seconds(double value) {
 }
 
 Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer,
-                  std::shared_ptr<TransferEvents> events, std::ostream& err) {
+                  std::shared_ptr<TransferEvents> events,
+                  const std::shared_ptr<RedirectFollower>& follower, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
@@ -75,9 +77,25 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
     dispatcher->setMaxRequestsPerHost(options.parallelMax);
     builder.dispatcher(std::move(dispatcher));
   }
+  // curl follows redirects only with -L, and its own way (see redirect_follower.h).
+  builder.followRedirects(false);
+  if (follower) builder.addInterceptor(follower);
   builder.addNetworkInterceptor(std::move(observer));
   builder.eventListenerFactory(std::move(events));
   return builder.build();
+}
+
+// -L's redirect follower, or null without -L.
+std::shared_ptr<RedirectFollower> makeFollower(const Options& options,
+                                               const std::shared_ptr<TransferEvents>& events) {
+  if (!options.location) return nullptr;
+  auto listener = [events](const Call& call, const Response& redirect, const Request& next,
+                           bool switchedToGet) {
+    events->followRedirect(call, redirect, next, switchedToGet);
+  };
+  return std::make_shared<RedirectFollower>(options.maxRedirs.value_or(kDefaultMaxRedirs),
+                                            options.method, impliedMethod(options),
+                                            std::move(listener));
 }
 
 std::chrono::milliseconds millisecondsSince(Clock::time_point start) {
@@ -92,12 +110,12 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       out_(out),
       err_(err),
       terminal_(terminal),
-      observer_(
-          std::make_shared<NetworkObserver>(droppedClientHeaders(options), options.maxRedirs)),
+      observer_(std::make_shared<NetworkObserver>(options)),
       events_(std::make_shared<TransferEvents>(options.verbose > 0 ? &err : nullptr,
                                                options.traceEvents ? &err : nullptr,
                                                options.waterfall || options.demo)),
-      client_(makeClient(options, observer_, events_, err)) {}
+      follower_(makeFollower(options, events_)),
+      client_(makeClient(options, observer_, events_, follower_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = kExitOk;
@@ -202,12 +220,14 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
   std::mutex mutex;  // Guards `remaining` and writes to out_ and err_.
   std::condition_variable finished;
   size_t remaining = transfers.size();
+  int firstFailure = kExitOk;  // curl -Z exits with the first failure's code, in completion order.
   // Writes a finished transfer's output whole, as curl -Z does.
   auto complete = [&](Transfer& t, const std::string& body) {
     end(t);
     std::lock_guard lock(mutex);
     out_ << body;
     report(t.info, out_);
+    if (firstFailure == kExitOk) firstFailure = t.info.exitCode;
     if (--remaining == 0) finished.notify_all();
   };
   for (Transfer& t : transfers) {
@@ -238,7 +258,7 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
   }
   std::unique_lock lock(mutex);
   finished.wait(lock, [&] { return remaining == 0; });
-  return transfers.empty() ? kExitOk : transfers.back().info.exitCode;
+  return firstFailure;
 }
 
 void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out) {
@@ -258,7 +278,8 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
     }
   }
 
-  bool failed = options_.fail && response.code() >= 400;
+  bool tooManyRedirects = follower_ && follower_->limitReached(response);
+  bool failed = tooManyRedirects || (options_.fail && response.code() >= 400);
   bool showHeads = options_.include || options_.head;
   if (!failed || showHeads) {
     std::unique_ptr<Output> output = t.fileName.empty()
@@ -291,6 +312,7 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
     }
     output->finish();
   }
+  if (tooManyRedirects) throw TooManyRedirectsException(follower_->maxRedirects());
   if (failed) {
     throw ToolException(kExitHttpReturnedError,
                         "The requested URL returned error: " + std::to_string(response.code()));
@@ -299,6 +321,7 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
 
 void TransferRunner::fail(Transfer& t, std::exception_ptr failure) {
   t.context.elapsed = millisecondsSince(t.start);
+
   TransferError error = classifyFailure(failure, t.context);
   t.info.exitCode = error.exitCode;
   t.info.errorMessage = error.message;

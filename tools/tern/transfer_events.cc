@@ -151,6 +151,11 @@ class TransferEventListener final : public EventListener {
     record("responseFailed", ioe.what());
   }
   void callEnd(Call&) override { record("callEnd"); }
+  void followRedirect(const Response& redirect, const Request& next, bool switchedToGet) {
+    record("followRedirect", std::to_string(redirect.code()) + " -> " + next.url().toString());
+    verbose("* Issue another request to this URL: '" + next.url().toString() + "'\n" +
+            (switchedToGet ? "* Switch from POST to GET\n" : ""));
+  }
   void callFailed(Call&, const IOException& ioe) override { record("callFailed", ioe.what()); }
   void canceled(Call&) override { record("canceled"); }
   void satisfactionFailure(Call&, const Response& r) override {
@@ -217,7 +222,23 @@ std::shared_ptr<EventListener> TransferEvents::create(Call& call) {
     if (!keepTraces_) traces_.clear();
     traces_.push_back(trace);
   }
-  return std::make_shared<TransferEventListener>(*this, std::move(trace));
+  auto listener = std::make_shared<TransferEventListener>(*this, std::move(trace));
+  std::lock_guard lock(mutex_);
+  if (!keepTraces_)
+    std::erase_if(listeners_, [](const auto& entry) { return entry.second.expired(); });
+  listeners_[&call] = listener;
+  return listener;
+}
+
+void TransferEvents::followRedirect(const Call& call, const Response& redirect, const Request& next,
+                                    bool switchedToGet) {
+  std::shared_ptr<TransferEventListener> listener;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = listeners_.find(&call);
+    if (it != listeners_.end()) listener = it->second.lock();
+  }
+  if (listener) listener->followRedirect(redirect, next, switchedToGet);
 }
 
 std::vector<std::shared_ptr<const CallTrace>> TransferEvents::traces() const {
