@@ -172,5 +172,38 @@ TEST_F(CurlComparisonTest, DataAndHeadersInCurlsOrder) {
   expectSameAsCurl({"-s", "-d", "", url("/echo")});
 }
 
+TEST_F(CurlComparisonTest, ShortOptionsClusterAnywhere) {
+  expectSameAsCurl({"-sSL", url("/redirect/302")});
+  expectSameAsCurl({"-sS#", url("/echo")});
+  expectSameAsCurl({url("/echo"), "-sLw%{http_code}", "-o", "/dev/null"});
+  expectSameAsCurl({"-sdx=1", url("/echo")});
+  expectSameAsCurl({"-s", "-d", "-x", url("/echo")});
+  expectSameAsCurl({"-sSq", "-o/dev/null", url("/echo")});
+}
+
+TEST_F(CurlComparisonTest, IpFamilyOptionsAreOptions) {
+  expectSameAsCurl({"-4", "-s", url("/echo")});
+  expectSameAsCurl({"-sS6", url("/echo")});  // An IPv4 address with -6: curl's exit 7.
+}
+
+TEST_F(CurlComparisonTest, DoubleDashEndsOptions) {
+  expectSameAsCurl({"-s", "--", url("/echo")});
+  expectSameAsCurl({"-s", "-X", "POST", "--", url("/echo")});
+}
+
+TEST_F(CurlComparisonTest, UsageErrorsAreExitTwo) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"-s", "--data=x", url("/echo")},
+                                        {"-s%", url("/echo")},
+                                        {"--bogus", url("/echo")},
+                                        {"-d"},
+                                        {"-s"}}) {
+    ToolRun run = expectSameAsCurl(args);
+    ToolRun curl = runCurl(args);
+    std::string curlsFirstLine = curl.err.substr(0, curl.err.find('\n'));
+    EXPECT_EQ(run.err.substr(0, run.err.find('\n')),
+              "tern" + curlsFirstLine.substr(std::string("curl").size()));
+  }
+}
+
 }  // namespace
 }  // namespace tern::tool

@@ -80,6 +80,9 @@ struct Options {
   // Upgrade), --http2-prior-knowledge (cleartext HTTP/2 without negotiation). The last one wins.
   enum class HttpVersion { kDefault, kHttp11, kHttp2, kHttp2PriorKnowledge };
   HttpVersion httpVersion = HttpVersion::kDefault;
+  // -4/--ipv4, -6/--ipv6: resolve names to addresses of one family only (the last one wins).
+  enum class IpResolve { kAny, kIpv4, kIpv6 };
+  IpResolve ipResolve = IpResolve::kAny;
   bool parallel = false;  // -Z/--parallel: transfers run at once, through the dispatcher.
   int parallelMax = 50;   // --parallel-max: at most this many at once (curl: 1..300).
 

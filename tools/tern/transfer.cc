@@ -22,6 +22,9 @@
 #include "tern/call.h"
 #include "tern/callback.h"
 #include "tern/dispatcher.h"
+#include "tern/dns.h"
+#include "tern/exceptions.h"
+#include "tern/inet_address.h"
 #include "tern/response.h"
 #include "tls_setup.h"
 #include "transfer_timing.h"
@@ -41,6 +44,17 @@ std::chrono::nanoseconds seconds(double value) {
   auto duration =
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(value));
   return std::max(duration, kShortestTimeout);
+}
+
+// -4/-6: the system's addresses of one family; a name without one is not found (exit 6). (An IP
+// literal of the other family is refused before the call, as curl's exit 7.)
+std::shared_ptr<Dns> familyDns(bool ipv6) {
+  return Dns::of([ipv6](const std::string& hostname) {
+    std::vector<InetAddress> addresses = Dns::system()->lookup(hostname);
+    std::erase_if(addresses, [&](const InetAddress& a) { return a.isIpv6() != ipv6; });
+    if (!addresses.empty()) return addresses;
+    throw UnknownHostException("Could not resolve host: " + hostname);
+  });
 }
 
 Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer,
@@ -69,6 +83,9 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
     case Options::HttpVersion::kHttp2:
       builder.protocols({Protocol::HTTP_2, Protocol::HTTP_1_1});
       break;
+  }
+  if (options.ipResolve != Options::IpResolve::kAny) {
+    builder.dns(familyDns(options.ipResolve == Options::IpResolve::kIpv6));
   }
   if (options.parallel) {
     // -Z: as many calls at once as --parallel-max allows, to one host or many.
@@ -167,6 +184,12 @@ std::optional<Request> TransferRunner::prepare(Transfer& t) {
     t.fileName = outputFileName(t.spec, t.expansion);
     t.info.filenameEffective = t.fileName;
     Request request = buildRequest(options_, t.expansion.url);
+    if (std::optional<InetAddress> literal = InetAddress::parse(request.url().host());
+        literal && options_.ipResolve != Options::IpResolve::kAny &&
+        literal->isIpv6() != (options_.ipResolve == Options::IpResolve::kIpv6)) {
+      // -6 with an IPv4 address (or -4 with IPv6): curl does not try it.
+      throw ToolException(kExitCouldntConnect, "Couldn't connect to server");
+    }
     t.info.method = request.method();
     t.info.urlEffective = request.url().toString();
     t.context.host = request.url().host();
