@@ -205,5 +205,29 @@ TEST_F(CurlComparisonTest, UsageErrorsAreExitTwo) {
   }
 }
 
+TEST_F(CurlComparisonTest, ShortBodyIsEighteen) {
+  ToolRun run = expectSameAsCurl({"-sS", url("/short")});
+  EXPECT_EQ(run.err, "tern: (18) transfer closed with 5 bytes remaining to read\n");
+}
+
+TEST_F(CurlComparisonTest, EmptyReplyIsFiftyTwo) {
+  ToolRun run = expectSameAsCurl({"-sS", url("/empty")});
+  EXPECT_EQ(run.err, "tern: (52) Empty reply from server\n");
+  expectSameAsCurl({"-sS", url("/empty"), url("/echo")});  // Serial: the last transfer's code.
+  expectSameAsCurl({"-sS", url("/echo"), url("/empty")});
+}
+
+TEST_F(CurlComparisonTest, UnknownSchemeIsOne) {
+  ToolRun run = expectSameAsCurl({"-sS", "foo://127.0.0.1/"});
+  EXPECT_EQ(run.err, "tern: (1) Protocol \"foo\" not supported\n");
+  expectSameAsCurl({"-sS", "htps://127.0.0.1/"});
+}
+
+TEST_F(CurlComparisonTest, ParallelExitsWithAFailuresCode) {
+  expectSameAsCurl({"-sZ", url("/empty"), url("/echo")});
+  expectSameAsCurl({"-sZ", url("/echo"), url("/short"), "-o", "/dev/null", "-o", "/dev/null"});
+  expectSameAsCurl({"-sZ", "-o", "/dev/null", url("/echo"), "-o", "/dev/null", url("/echo")});
+}
+
 }  // namespace
 }  // namespace tern::tool

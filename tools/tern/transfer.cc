@@ -12,6 +12,8 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <typeinfo>
 #include <vector>
 
 #include "exit_code.h"
@@ -113,6 +115,46 @@ std::shared_ptr<RedirectFollower> makeFollower(const Options& options,
   return std::make_shared<RedirectFollower>(options.maxRedirs.value_or(kDefaultMaxRedirs),
                                             options.method, impliedMethod(options),
                                             std::move(listener));
+}
+
+// curl's warning when a body with a NUL byte would go to a terminal; the transfer then fails
+// with exit 23 and no message of its own, as curl's.
+[[noreturn]] void refuseBinaryOutput() { throw ToolException(kExitWriteError, ""); }
+
+// HTTP/1's body ended before its Content-Length (or its last chunk): curl's exit 18 with its
+// message. Other failures while reading (a timeout, a malformed chunk, HTTP/2's resets) are left
+// to classifyFailure.
+void throwIfCutShort(const IOException& e, const Response& response, int64_t received) {
+  if (response.protocol() != Protocol::HTTP_1_1 && response.protocol() != Protocol::HTTP_1_0) {
+    return;
+  }
+  bool endOfStream = dynamic_cast<const EOFException*>(&e) != nullptr ||
+                     std::string_view(e.what()).starts_with("unexpected end of stream");
+  if (!endOfStream || dynamic_cast<const InterruptedIOException*>(&e) != nullptr) return;
+  int64_t length = response.body() != nullptr ? response.body()->contentLength() : -1;
+  throw ToolException(
+      kExitPartialFile,
+      length > received
+          ? "transfer closed with " + std::to_string(length - received) + " bytes remaining to read"
+          : "transfer closed with outstanding read data remaining");
+}
+
+// A connection that ended before any byte of a response: curl's "Empty reply from server" (52).
+// The HTTP/1 codec reports it as a plain IOException("unexpected end of stream on URL")
+// (exchange_codec.h); HTTP/2's ends are left to classifyFailure.
+std::exception_ptr withEmptyReply(std::exception_ptr failure, const ExchangeLog& log) {
+  if (!log.responseHeads.empty()) return failure;
+  try {
+    std::rethrow_exception(failure);
+  } catch (const IOException& e) {
+    if (typeid(e) == typeid(IOException) &&
+        std::string_view(e.what()).starts_with("unexpected end of stream on ") &&
+        std::string_view(e.what()).find("HTTP/2") == std::string_view::npos) {
+      return std::make_exception_ptr(ToolException(kExitGotNothing, "Empty reply from server"));
+    }
+  } catch (...) {  // Not an IOException: classifyFailure reads it as it is.
+  }
+  return failure;
 }
 
 std::chrono::milliseconds millisecondsSince(Clock::time_point start) {
@@ -243,14 +285,16 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
   std::mutex mutex;  // Guards `remaining` and writes to out_ and err_.
   std::condition_variable finished;
   size_t remaining = transfers.size();
-  int firstFailure = kExitOk;  // curl -Z exits with the first failure's code, in completion order.
+  // curl -Z (7.88) exits with the code of the failure that completed last; a success after it
+  // does not reset it (its parallel_transfers(): "if(tres) result = tres").
+  int lastFailure = kExitOk;
   // Writes a finished transfer's output whole, as curl -Z does.
   auto complete = [&](Transfer& t, const std::string& body) {
     end(t);
     std::lock_guard lock(mutex);
     out_ << body;
     report(t.info, out_);
-    if (firstFailure == kExitOk) firstFailure = t.info.exitCode;
+    if (t.info.exitCode != kExitOk) lastFailure = t.info.exitCode;
     if (--remaining == 0) finished.notify_all();
   };
   for (Transfer& t : transfers) {
@@ -281,7 +325,7 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
   }
   std::unique_lock lock(mutex);
   finished.wait(lock, [&] { return remaining == 0; });
-  return firstFailure;
+  return lastFailure;
 }
 
 void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out) {
@@ -324,12 +368,21 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
       // One chunk per thread for the whole run: a fresh 64 KiB vector per transfer was zeroed
       // every time (a tenth of the tool's time fetching many small URLs).
       thread_local std::vector<std::byte> chunk(kChunkSize);
-      for (int64_t n; (n = source.read(std::span(chunk))) != -1;) {
-        output->write(
-            std::string_view(reinterpret_cast<const char*>(chunk.data()), static_cast<size_t>(n)));
-        info.sizeDownload += n;
-        t.context.bytesReceived = info.sizeDownload;
-        if (t.meter != nullptr) t.meter->update(info.sizeDownload, info.sizeUpload);
+      bool binaryOk = !t.fileName.empty() || !terminal_.stdoutIsTerminal ||
+                      (t.spec.kind == OutputSpec::Kind::kFile && t.spec.fileName == "-");
+      try {
+        for (int64_t n; (n = source.read(std::span(chunk))) != -1;) {
+          std::string_view bytes(reinterpret_cast<const char*>(chunk.data()),
+                                 static_cast<size_t>(n));
+          if (!binaryOk && bytes.find('\0') != std::string_view::npos) refuseBinaryOutput();
+          output->write(bytes);
+          info.sizeDownload += n;
+          t.context.bytesReceived = info.sizeDownload;
+          if (t.meter != nullptr) t.meter->update(info.sizeDownload, info.sizeUpload);
+        }
+      } catch (const IOException& e) {
+        throwIfCutShort(e, response, info.sizeDownload);
+        throw;
       }
       response.body()->close();
     }
@@ -344,6 +397,7 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
 
 void TransferRunner::fail(Transfer& t, std::exception_ptr failure) {
   t.context.elapsed = millisecondsSince(t.start);
+  failure = withEmptyReply(std::move(failure), t.log);
 
   TransferError error = classifyFailure(failure, t.context);
   t.info.exitCode = error.exitCode;
@@ -380,6 +434,15 @@ void TransferRunner::report(const TransferInfo& info, std::ostream& out) {
 }
 
 void TransferRunner::reportError(const TransferInfo& info) {
+  if (info.errorMessage.empty()) {
+    // A binary body refused for the terminal: curl's warning instead of a message.
+    if (!options_.silent) {
+      err_ << "Warning: Binary output can mess up your terminal. Use \"--output -\" to tell \n"
+              "Warning: tern to output it to your terminal anyway, or consider \"--output \n"
+              "Warning: <FILE>\" to save to a file.\n";
+    }
+    return;
+  }
   if (options_.showErrors()) {
     out_.flush();  // The body so far comes before the message, as on curl's terminal.
     err_ << "tern: (" << info.exitCode << ") " << info.errorMessage << "\n";

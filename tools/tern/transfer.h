@@ -48,7 +48,8 @@ class TransferRunner {
                  Terminal terminal = {});
 
   // Runs every transfer and returns the exit code of the last one, as curl does (0 if it
-  // succeeded), or 3 if a URL's glob was bad. With -Z, the first failed transfer's, as curl -Z.
+  // succeeded), or 3 if a URL's glob was bad. With -Z, the code of the failure that completed last
+  // (0 if none failed), as curl 7.88 -Z.
   int run();
 
   // The traces of the run's calls, in order (with --waterfall or --demo; else the last only).
