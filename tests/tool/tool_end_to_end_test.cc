@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include <nghttp2/nghttp2.h>
 #include "temp_dir.h"
 #include "tern/mockwebserver/mock_web_server.h"
 #include "tern/version.h"
@@ -496,8 +497,36 @@ TEST_F(ToolEndToEndTest, UnwritableOutputIsExit23) {
 TEST_F(ToolEndToEndTest, VersionNamesTheLibraries) {
   ToolRun run = runTern({"-V"});
   EXPECT_EQ(run.exitCode, 0);
-  EXPECT_THAT(run.out, StartsWith("tern " + std::string(tern::version()) + " OpenSSL"));
-  EXPECT_THAT(run.out, HasSubstr("Protocols: http https\n"));
+  EXPECT_THAT(run.out, StartsWith("tern " + std::string(tern::version()) + " ("));
+  EXPECT_THAT(run.out, HasSubstr(") libtern/" + std::string(tern::version()) + " OpenSSL/"));
+  EXPECT_THAT(run.out,
+              HasSubstr(" nghttp2/" + std::string(nghttp2_version(0)->version_str) + "\n"));
+  EXPECT_THAT(run.out, HasSubstr("\nProtocols: http https\n"));
+  EXPECT_THAT(run.out, ::testing::EndsWith(
+                           "\nFeatures: HTTP2 IDN IPv6 Largefile libz PSL SSL threadsafe\n"));
+}
+
+// Each feature tern names is one curl names (the same word, as scripts grep for it).
+TEST_F(ToolEndToEndTest, VersionFeaturesAreCurlsNames) {
+  std::string curl = testing::findCurl();
+  if (curl.empty()) GTEST_SKIP() << "curl is not installed";
+  ToolRun curls = testing::runCurl({"--version"});
+  ToolRun ours = runTern({"--version"});
+  auto features = [](const std::string& out) {
+    size_t start = out.find("Features: ");
+    std::string line = out.substr(start + 10, out.find('\n', start) - start - 10);
+    std::vector<std::string> words;
+    for (size_t i = 0; i < line.size();) {
+      size_t end = line.find(' ', i);
+      if (end == std::string::npos) end = line.size();
+      words.push_back(line.substr(i, end - i));
+      i = end + 1;
+    }
+    return words;
+  };
+  for (const std::string& feature : features(ours.out)) {
+    EXPECT_THAT(features(curls.out), ::testing::Contains(feature));
+  }
 }
 
 TEST_F(ToolEndToEndTest, UsageErrorIsExitTwo) {
