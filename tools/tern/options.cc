@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <fstream>
@@ -129,6 +130,42 @@ void printManual(const CLI::App& app, std::ostream& out) {
   printHelp(app, out);
 }
 
+// curl's escaping for --data-urlencode: letters, digits and "-._~" stay, a space is '+', every
+// other byte %XX.
+std::string urlencode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string result;
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
+      result += c;
+    } else if (c == ' ') {
+      result += '+';
+    } else {
+      result += '%';
+      result += kHex[byte >> 4];
+      result += kHex[byte & 0xf];
+    }
+  }
+  return result;
+}
+
+// One --data-urlencode piece: "content", "=content", "name=content", "@file", "name@file"
+// (the file's content encoded), as curl reads them; nullopt if the file cannot be read.
+std::optional<std::string> urlencodedPiece(const std::string& spec, std::istream& in) {
+  size_t equals = spec.find('=');
+  size_t at = spec.find('@');
+  if (at != std::string::npos && (equals == std::string::npos || at < equals)) {
+    std::optional<std::string> content = readFileOrStdin(spec.substr(at + 1), in);
+    if (!content) return std::nullopt;
+    std::string name = spec.substr(0, at);
+    return (name.empty() ? "" : name + "=") + urlencode(*content);
+  }
+  if (equals == std::string::npos) return urlencode(spec);
+  std::string name = spec.substr(0, equals);
+  return (name.empty() ? "" : name + "=") + urlencode(spec.substr(equals + 1));
+}
+
 }  // namespace
 
 std::optional<FormField> FormField::parse(std::string_view spec) {
@@ -234,6 +271,22 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   app.add_flag("--compressed", options.compressed, "Request compressed response (gzip)");
   bool disable = false;  // curl reads no .curlrc with -q; tern reads none anyway.
   app.add_flag("-q,--disable", disable, "Disable .curlrc (tern reads none)");
+  std::vector<std::string> dataUrlencode;
+  std::vector<std::string> json;
+  CLI::Option* dataUrlencodeOption = repeatable(
+      valueInto("--data-urlencode", dataUrlencode, "<data>", "HTTP POST data URL-encoded"));
+  CLI::Option* jsonOption = repeatable(valueInto("--json", json, "<data>", "HTTP POST JSON"));
+  app.add_flag("-G,--get", options.get, "Put the post data in the URL and use GET");
+  CLI::Option* uploadFile =
+      value("-T,--upload-file", "<file>", "Transfer local FILE to destination");
+  CLI::Option* range = value("-r,--range", "<range>", "Retrieve only the bytes within RANGE");
+  CLI::Option* referer = value("-e,--referer", "<URL>", "Referrer URL");
+  CLI::Option* oauth2Bearer = value("--oauth2-bearer", "<token>", "OAuth 2 Bearer Token");
+  app.add_flag("--fail-with-body", options.failWithBody, "Fail on HTTP errors but save the body");
+  CLI::Option* dumpHeader =
+      value("-D,--dump-header", "<filename>", "Write the received headers to <filename>");
+  app.add_flag("--create-dirs", options.createDirs, "Create necessary local directory hierarchy");
+  CLI::Option* outputDir = value("--output-dir", "<dir>", "Directory to save files in");
   CLI::Option* maxRedirs =
       value("--max-redirs", "<num>", "Maximum number of redirects allowed (50)");
   CLI::Option* connectTimeout =
@@ -368,11 +421,16 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
        {std::pair{method, &options.method}, std::pair{userAgent, &options.userAgent},
         std::pair{user, &options.user}, std::pair{caCert, &options.caCert},
         std::pair{clientCert, &options.clientCert}, std::pair{clientKey, &options.clientKey},
-        std::pair{waterfall, &options.waterfall}}) {
+        std::pair{waterfall, &options.waterfall}, std::pair{uploadFile, &options.uploadFile},
+        std::pair{range, &options.range}, std::pair{referer, &options.referer},
+        std::pair{oauth2Bearer, &options.oauth2Bearer}, std::pair{dumpHeader, &options.dumpHeader},
+        std::pair{outputDir, &options.outputDir}}) {
     if (*option) {
       *target = option->as<std::string>();
     }
   }
+
+  if (options.uploadFile == "-") options.uploadStdin = readFileOrStdin("-", in).value_or("");
 
   // As in curl, the highest minimum asked for wins.
   if (tls13) {
@@ -442,6 +500,28 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       dataPieces.push_back(std::move(*content));
     } else if (option == dataRawOption) {
       dataPieces.push_back(dataRaw.at(index));
+    } else if (option == dataUrlencodeOption) {
+      std::optional<std::string> piece = urlencodedPiece(dataUrlencode.at(index), in);
+      if (!piece) {
+        warn("Couldn't read data from file, this makes an empty POST.");
+        piece.emplace();
+      }
+      dataPieces.push_back(std::move(*piece));
+    } else if (option == jsonOption) {
+      // curl joins --json pieces with nothing between them.
+      const std::string& value = json.at(index);
+      std::optional<std::string> content =
+          value.starts_with('@') ? readFileOrStdin(value.substr(1), in) : value;
+      if (!content) {
+        warn("Couldn't read data from file \"" + value.substr(1) + "\", this makes an empty POST.");
+        content.emplace();
+      }
+      if (options.json && !dataPieces.empty()) {
+        dataPieces.back() += *content;
+      } else {
+        dataPieces.push_back(std::move(*content));
+      }
+      options.json = true;
     }
   }
   if (!dataPieces.empty()) {
@@ -502,7 +582,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
                                  "POST (-d, --data) and multipart formpost (-F, --form).");
     return result;
   }
-  if (options.head && (options.data || !options.form.empty())) {
+  if (options.head && ((options.data && !options.get) || !options.form.empty())) {
     result.exitCode =
         usageError(err, std::string("You can only select one HTTP request method! You "
                                     "asked for both HEAD (-I, --head) and ") +

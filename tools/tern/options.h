@@ -42,11 +42,24 @@ struct Options {
 
   std::optional<std::string> method;     // -X/--request
   std::vector<std::string> headers;      // -H/--header lines, in order; "@file" already read.
-  std::optional<std::string> data;       // -d/--data, --data-binary, --data-raw, joined with '&'.
+  std::optional<std::string> data;       // -d/--data, --data-binary, --data-raw,
+                                         // --data-urlencode, --json, joined with '&'.
   std::vector<FormField> form;           // -F/--form
   std::optional<std::string> userAgent;  // -A/--user-agent; "" sends none.
   std::optional<std::string> user;       // -u/--user "user:password"
   std::optional<std::string> writeOut;   // -w/--write-out, "@file" already read.
+
+  bool get = false;                         // -G/--get: the data goes in the query of a GET.
+  bool json = false;                        // The data came from --json (its type and Accept).
+  std::optional<std::string> uploadFile;    // -T/--upload-file: PUT this file ("-": stdin).
+  std::string uploadStdin;                  // With -T -: stdin, read while parsing.
+  std::optional<std::string> range;         // -r/--range: "Range: bytes=RANGE".
+  std::optional<std::string> referer;       // -e/--referer: the Referer (";auto" ignored).
+  std::optional<std::string> oauth2Bearer;  // --oauth2-bearer: "Authorization: Bearer TOKEN".
+  bool failWithBody = false;                // --fail-with-body: exit 22 for >= 400, body kept.
+  std::optional<std::string> dumpHeader;    // -D/--dump-header FILE ("-": stdout).
+  bool createDirs = false;                  // --create-dirs: make the output file's directories.
+  std::optional<std::string> outputDir;     // --output-dir: where -o and -O files go.
 
   bool include = false;                  // -i/--include: response headers before the body.
   bool head = false;                     // -I/--head

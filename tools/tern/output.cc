@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -45,16 +46,35 @@ std::string remoteFileName(std::string_view url) {
   return std::string(name);
 }
 
-std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansion) {
+std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansion,
+                           const std::optional<std::string>& outputDir) {
+  std::string name;
   switch (spec.kind) {
     case OutputSpec::Kind::kStdout:
       return "";
     case OutputSpec::Kind::kRemoteName:
-      return remoteFileName(expansion.url);
+      name = remoteFileName(expansion.url);
+      break;
     case OutputSpec::Kind::kFile:
-      return spec.fileName == "-" ? "" : substituteGlobValues(spec.fileName, expansion.values);
+      if (spec.fileName == "-") return "";
+      name = substituteGlobValues(spec.fileName, expansion.values);
+      break;
   }
-  return "";
+  if (outputDir && !outputDir->empty()) {
+    name = *outputDir + (outputDir->ends_with('/') ? "" : "/") + name;
+  }
+  return name;
+}
+
+void createDirectories(const std::string& fileName) {
+  std::filesystem::path parent = std::filesystem::path(fileName).parent_path();
+  if (parent.empty()) return;
+  std::error_code error;
+  std::filesystem::create_directories(parent, error);
+  if (error) {
+    throw ToolException(kExitWriteError,
+                        "Failed to create the file " + fileName + ": " + error.message());
+  }
 }
 
 OutputFiles::~OutputFiles() {

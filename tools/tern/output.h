@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -21,8 +22,14 @@ namespace tern::tool {
 std::string remoteFileName(std::string_view url);
 
 // The file one expansion of a URL writes its body to: the -o name with its "#N" references
-// replaced, the remote name for -O, or "" for stdout (also for "-o -").
-std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansion);
+// replaced, the remote name for -O, or "" for stdout (also for "-o -"); in `outputDir`
+// (--output-dir) if given.
+std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansion,
+                           const std::optional<std::string>& outputDir = std::nullopt);
+
+// --create-dirs: makes the directories `fileName` is in. Throws ToolException (exit 23) if it
+// cannot.
+void createDirectories(const std::string& fileName);
 
 // The files a run's transfers write their bodies to. Each transfer's file is created (or
 // truncated) for it, as curl does; but a character device (/dev/null, a terminal) is opened

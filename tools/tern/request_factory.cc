@@ -83,9 +83,20 @@ std::optional<CustomHeader> parseHeaderLine(std::string_view line) {
 
 std::vector<CustomHeader> customHeaders(const Options& options) {
   std::vector<CustomHeader> result;
+
   for (const std::string& line : options.headers) {
     if (std::optional<CustomHeader> header = parseHeaderLine(line)) {
       result.push_back(std::move(*header));
+    }
+  }
+  if (options.json) {
+    // --json's headers follow the -H ones, as curl appends them, unless -H set them.
+    for (auto [name, value] :
+         {std::pair{"Content-Type", "application/json"}, std::pair{"Accept", "application/json"}}) {
+      if (std::none_of(result.begin(), result.end(),
+                       [&](const CustomHeader& h) { return equalsIgnoreCase(h.name, name); })) {
+        result.push_back({name, value});
+      }
     }
   }
   return result;
@@ -200,7 +211,17 @@ HttpUrl parseCommandLineUrl(std::string_view text) {
 }
 
 Request buildRequest(const Options& options, std::string_view urlText) {
-  HttpUrl url = parseCommandLineUrl(urlText);
+  std::string urlString(urlText);
+  if (options.uploadFile && options.uploadFile != "-" && urlString.ends_with('/')) {
+    // curl -T file URL/: the file's name is the last path segment.
+    urlString += std::filesystem::path(*options.uploadFile).filename().string();
+  }
+  if (options.get && options.data && !options.data->empty()) {
+    size_t fragment = urlString.find('#');
+    std::string query = (urlString.find('?') < fragment ? "&" : "?") + *options.data;
+    urlString.insert(fragment == std::string::npos ? urlString.size() : fragment, query);
+  }
+  HttpUrl url = parseCommandLineUrl(urlString);
   std::vector<CustomHeader> custom = customHeaders(options);
   auto customized = [&](std::string_view name) {
     return std::any_of(custom.begin(), custom.end(),
@@ -214,8 +235,20 @@ Request buildRequest(const Options& options, std::string_view urlText) {
       headers.addUnsafeNonAscii("User-Agent", userAgent);
     }
     headers.add("Accept", "*/*");
-    if (options.user) {
+    if (options.oauth2Bearer) {
+      headers.addUnsafeNonAscii("Authorization", "Bearer " + *options.oauth2Bearer);
+    } else if (options.user) {
       headers.add("Authorization", basicAuthorization(*options.user));
+    }
+    if (options.range) {
+      headers.addUnsafeNonAscii("Range", "bytes=" + *options.range);
+    }
+    if (options.referer) {
+      std::string referer = *options.referer;
+      if (size_t automatic = referer.find(";auto"); automatic != std::string::npos) {
+        referer.erase(automatic);  // tern does not set the Referer on redirects.
+      }
+      if (!referer.empty()) headers.addUnsafeNonAscii("Referer", referer);
     }
     // A custom header replaces tern's own of that name; several custom ones are all sent.
     std::set<std::string, CaseInsensitiveLess> replaced;
@@ -229,7 +262,15 @@ Request buildRequest(const Options& options, std::string_view urlText) {
     }
 
     std::shared_ptr<RequestBody> body;
-    if (options.data) {
+    if (options.uploadFile) {
+      if (*options.uploadFile == "-") {
+        body = RequestBody::create(toBytes(options.uploadStdin), std::nullopt);
+      } else {
+        std::filesystem::path path(*options.uploadFile);
+        if (!readFile(path)) failToRead();
+        body = RequestBody::fromFile(path, std::nullopt);
+      }
+    } else if (options.data && !options.get) {
       // A -H Content-Type (or its removal) wins over the form type, so the body has none then.
       std::optional<MediaType> type;
       if (!customized("Content-Type")) {
@@ -283,7 +324,8 @@ Headers curlRequestHeaders(const Headers& sent, const Options& options, bool pla
     }
   };
   place("Host");  // First even when -H sets it, as curl sends it.
-  for (std::string_view name : {"Authorization", "User-Agent", "Accept", "Accept-Encoding"}) {
+  for (std::string_view name :
+       {"Authorization", "Range", "User-Agent", "Accept", "Accept-Encoding", "Referer"}) {
     if (!customNames.contains(name)) place(name);
   }
   for (const CustomHeader& header : custom) place(header.name);
@@ -295,6 +337,8 @@ Headers curlRequestHeaders(const Headers& sent, const Options& options, bool pla
 
 std::string impliedMethod(const Options& options) {
   if (options.head) return "HEAD";
+  if (options.uploadFile) return "PUT";
+  if (options.get) return "GET";
   return options.data || !options.form.empty() ? "POST" : "GET";
 }
 

@@ -223,7 +223,8 @@ std::optional<Request> TransferRunner::prepare(Transfer& t) {
   t.start = Clock::now();
   t.info.urlEffective = t.expansion.url;  // Until the request, and then the response, say better.
   try {
-    t.fileName = outputFileName(t.spec, t.expansion);
+    t.fileName = outputFileName(t.spec, t.expansion, options_.outputDir);
+    if (options_.createDirs && !t.fileName.empty()) createDirectories(t.fileName);
     t.info.filenameEffective = t.fileName;
     Request request = buildRequest(options_, t.expansion.url);
     if (std::optional<InetAddress> literal = InetAddress::parse(request.url().host());
@@ -328,6 +329,10 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
   return lastFailure;
 }
 
+bool TransferRunner::tooManyRedirectsPending(const Response& response) const {
+  return follower_ != nullptr && follower_->limitReached(response);
+}
+
 void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out) {
   TransferInfo& info = t.info;
   const Request& last = response.request();
@@ -338,6 +343,13 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
   info.httpCode = response.code();
   info.protocol = response.protocol();
   info.responseHeaders = response.headers();
+  if (response.isRedirect()) {
+    if (std::optional<std::string> location = response.header("Location")) {
+      if (std::optional<HttpUrl> target = last.url().resolve(*location)) {
+        info.redirectUrl = target->toString();
+      }
+    }
+  }
   for (const Response* prior = response.priorResponse(); prior != nullptr;
        prior = prior->priorResponse()) {
     if (prior->isRedirect()) {
@@ -345,9 +357,18 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
     }
   }
 
-  bool tooManyRedirects = follower_ && follower_->limitReached(response);
-  bool failed = tooManyRedirects || (options_.fail && response.code() >= 400);
+  bool tooManyRedirects = tooManyRedirectsPending(response);
+  bool httpError = (options_.fail || options_.failWithBody) && response.code() >= 400;
+  bool failed = tooManyRedirects || (httpError && !options_.failWithBody);
   bool showHeads = options_.include || options_.head;
+  if (options_.dumpHeader) {
+    // -D: every head as received, to its file or ("-") stdout before the body.
+    std::unique_ptr<Output> heads = *options_.dumpHeader == "-"
+                                        ? std::make_unique<Output>(out)
+                                        : std::make_unique<Output>(*options_.dumpHeader, &files_);
+    for (const std::string& head : t.log.responseHeads) heads->write(head);
+    heads->finish();
+  }
   if (!failed || showHeads) {
     std::unique_ptr<Output> output = t.fileName.empty()
                                          ? std::make_unique<Output>(out)
@@ -389,7 +410,7 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
     output->finish();
   }
   if (tooManyRedirects) throw TooManyRedirectsException(follower_->maxRedirects());
-  if (failed) {
+  if (failed || httpError) {
     throw ToolException(kExitHttpReturnedError,
                         "The requested URL returned error: " + std::to_string(response.code()));
   }
@@ -410,6 +431,9 @@ void TransferRunner::end(Transfer& t) {
     info.numConnects = t.trace->newConnections;
     info.remoteIp = t.trace->remoteIp;
     info.remotePort = t.trace->remotePort;
+    info.localIp = t.trace->localIp;
+    info.localPort = t.trace->localPort;
+    info.sizeRequest = t.trace->requestBytes;
     TransferTimes times = transferTimes(*t.trace);
     info.timeNamelookup = times.namelookup;
     info.timeConnect = times.connect;

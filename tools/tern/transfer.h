@@ -80,6 +80,8 @@ class TransferRunner {
   // Writes `response`'s body (and heads, with -i) to `out` or the transfer's file.
   void receive(Transfer& t, Response& response, std::ostream& out);
   void fail(Transfer& t, std::exception_ptr failure);
+  // True if `response` is a redirect -L stops at because of --max-redirs.
+  bool tooManyRedirectsPending(const Response& response) const;
   // Fills what the observer saw into `t`'s info, once the transfer is over.
   void end(Transfer& t);
   // The error message and the -w output, after the transfer's own output.

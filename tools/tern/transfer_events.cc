@@ -99,6 +99,9 @@ class TransferEventListener final : public EventListener {
       std::lock_guard lock(session_.mutex_);
       trace_->remoteIp = remote.address().hostAddress();
       trace_->remotePort = remote.port();
+      InetSocketAddress local = connection.localAddress();
+      trace_->localIp = local.address().hostAddress();
+      trace_->localPort = local.port();
       connection_ = session_.connectionNumberLocked(connection, connectedJustNow_);
       if (connectedJustNow_) {
         line = "* Connected to " + host + " (" + trace_->remoteIp + ") port " +
@@ -127,11 +130,18 @@ class TransferEventListener final : public EventListener {
   }
   void requestHeadersEnd(Call&, const Request& request) override {
     record("requestHeadersEnd", request.method() + " " + request.url().toString());
-    verbose(prefixLines(requestHead(request, protocol_), "> "));
+    std::string head = requestHead(request, protocol_);
+    {
+      std::lock_guard lock(session_.mutex_);
+      trace_->requestBytes += static_cast<int64_t>(head.size());
+    }
+    verbose(prefixLines(head, "> "));
   }
   void requestBodyStart(Call&) override { record("requestBodyStart"); }
   void requestBodyEnd(Call&, int64_t byteCount) override {
     record("requestBodyEnd", std::to_string(byteCount));
+    std::lock_guard lock(session_.mutex_);
+    trace_->requestBytes += byteCount;
   }
   void requestFailed(Call&, const IOException& ioe) override {
     record("requestFailed", ioe.what());
