@@ -62,6 +62,12 @@ MockResponse respond(const RecordedRequest& request) {
   if (path == "/binary") {
     return MockResponse::Builder().body(std::string("\x01\x00\x02\xff", 4)).build();
   }
+  if (path == "/dated") {
+    return MockResponse::Builder()
+        .addHeader("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")
+        .body("dated")
+        .build();
+  }
   if (path == "/fail") {
     return MockResponse::Builder().code(404).body("not here\n").build();
   }
@@ -328,6 +334,45 @@ TEST_F(CurlComparisonTest, UploadFilePutsItUnderItsName) {
   EXPECT_THAT(run.out, ::testing::HasSubstr("\nContent-Length: 9\n\nuploaded\n"));
   ToolRun curl = runCurl({"-s", "-T", file, url("/dir/")});
   EXPECT_THAT(curl.out, ::testing::StartsWith("PUT /dir/up.txt HTTP/1.1\n"));
+}
+
+TEST_F(CurlComparisonTest, ConfigFileReadsAsCurlReadsIt) {
+  TempDir dir;
+  std::string config =
+      dir.write("config", "# a comment\n\nsilent\n-A \"a b\"\nurl = \"" + url("/echo") +
+                              "\"\nheader: \"X-Q: \\\"q\\\"\"\n"
+                              "data abc\n--location\n");
+  expectSameAsCurl({"-K", config});
+  expectSameAsCurl({"-sK", config, "-d", "more"});
+  expectSameAsCurl({"-s", "-K", (dir.path() / "missing").string(), url("/echo")});
+  ToolRun run = expectSameAsCurl({"-K", (dir.path() / "missing").string(), url("/echo")});
+  EXPECT_THAT(run.err, ::testing::HasSubstr("option -K: error encountered when reading a file"));
+}
+
+TEST_F(CurlComparisonTest, NetrcGivesTheHostsLogin) {
+  TempDir dir;
+  std::string netrc = dir.write("netrc",
+                                "machine other.example login o password p\n"
+                                "machine 127.0.0.1\n  login me\n  password secret\n");
+  expectSameAsCurl({"-s", "--netrc-file", netrc, url("/echo")});
+  expectSameAsCurl({"-s", "--netrc-file", netrc, "-u", "a:b", url("/echo")});  // -u wins.
+  std::string withDefault = dir.write("default", "default login d password dd\n");
+  expectSameAsCurl({"-s", "--netrc-file", withDefault, url("/echo")});
+}
+
+TEST_F(CurlComparisonTest, LimitRateStillWritesEveryByte) {
+  expectSameAsCurl({"-s", "--limit-rate", "1M", url("/echo")});
+}
+
+TEST_F(CurlComparisonTest, RemoteTimeSetsTheFilesTime) {
+  TempDir curlsDir;
+  TempDir ternsDir;
+  EXPECT_EQ(runCurl({"-s", "-R", "-o", (curlsDir.path() / "f").string(), url("/dated")}).exitCode,
+            0);
+  EXPECT_EQ(runTern({"-s", "-R", "-o", (ternsDir.path() / "f").string(), url("/dated")}).exitCode,
+            0);
+  EXPECT_EQ(std::filesystem::last_write_time(ternsDir.path() / "f"),
+            std::filesystem::last_write_time(curlsDir.path() / "f"));
 }
 
 }  // namespace

@@ -69,4 +69,56 @@ ArgumentWords normalizeArguments(const std::vector<std::string>& args, const Opt
   return result;
 }
 
+std::vector<std::string> configFileWords(std::string_view text) {
+  std::vector<std::string> words;
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  size_t lineStart = 0;
+  while (lineStart < text.size()) {
+    size_t lineEnd = text.find('\n', lineStart);
+    if (lineEnd == std::string_view::npos) lineEnd = text.size();
+    std::string_view line = text.substr(lineStart, lineEnd - lineStart);
+    lineStart = lineEnd + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    size_t i = 0;
+    while (i < line.size() && blank(line[i])) ++i;
+    if (i == line.size() || line[i] == '#') continue;
+    // A dashed name ends at whitespace only (so "--data=x" is unknown, as on the command line).
+    bool dashed = line[i] == '-';
+    size_t nameEnd = i;
+    while (nameEnd < line.size() && !blank(line[nameEnd]) &&
+           (dashed || (line[nameEnd] != '=' && line[nameEnd] != ':'))) {
+      ++nameEnd;
+    }
+    std::string name(line.substr(i, nameEnd - i));
+    if (!name.starts_with('-')) name = "--" + name;
+    words.push_back(name);
+    i = nameEnd;
+    while (i < line.size() && blank(line[i])) ++i;
+    if (!dashed && i < line.size() && (line[i] == '=' || line[i] == ':')) ++i;
+    while (i < line.size() && blank(line[i])) ++i;
+    if (i == line.size()) continue;  // A flag.
+    std::string value;
+    if (line[i] == '"') {
+      for (++i; i < line.size() && line[i] != '"'; ++i) {
+        if (line[i] == '\\' && i + 1 < line.size()) {
+          char next = line[++i];
+          value += next == 'n'   ? '\n'
+                   : next == 't' ? '\t'
+                   : next == 'r' ? '\r'
+                   : next == 'v' ? '\v'
+                                 : next;
+        } else {
+          value += line[i];
+        }
+      }
+    } else {
+      size_t end = i;
+      while (end < line.size() && !blank(line[end])) ++end;
+      value = line.substr(i, end - i);
+    }
+    words.push_back(std::move(value));
+  }
+  return words;
+}
+
 }  // namespace tern::tool

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tern::tool {
@@ -36,5 +37,12 @@ struct ArgumentWords {
 // - "--name=value" is not curl's: "option --name=value: is unknown", as are unknown names
 //   ("option -sQ: is unknown" names the whole word, as curl does).
 ArgumentWords normalizeArguments(const std::vector<std::string>& args, const OptionTable& table);
+
+// The command-line words of a -K/--config file, as curl reads one: an option a line, its name
+// with or without leading dashes ("--silent", "silent", "-s"), its value after whitespace (or,
+// for a name without dashes, '=' or ':': "url = http://a/", "output: file"), double-quoted with
+// backslash escapes (\", \\, \n, \t, \r, \v) or else up to the next whitespace; '#' starts a
+// comment line. A name without dashes is a long option's.
+std::vector<std::string> configFileWords(std::string_view text);
 
 }  // namespace tern::tool

@@ -19,7 +19,10 @@
 namespace tern::tool {
 namespace {
 
-constexpr int kUsageError = 2;  // curl's CURLE_FAILED_INIT, its exit code for a bad command line.
+constexpr int kUsageError = 2;
+constexpr int kExitReadError =
+    26;  // curl's CURLE_READ_ERROR: a -K file that cannot be read.  // curl's CURLE_FAILED_INIT,
+         // its exit code for a bad command line.
 
 // Reads `path` ("-" is `in`) whole, or nullopt if it cannot be read.
 std::optional<std::string> readFileOrStdin(const std::string& path, std::istream& in) {
@@ -287,6 +290,12 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       value("-D,--dump-header", "<filename>", "Write the received headers to <filename>");
   app.add_flag("--create-dirs", options.createDirs, "Create necessary local directory hierarchy");
   CLI::Option* outputDir = value("--output-dir", "<dir>", "Directory to save files in");
+  bool netrc = false;
+  app.add_flag("-n,--netrc", netrc, "Must read .netrc for user name and password");
+  CLI::Option* netrcFile = value("--netrc-file", "<filename>", "Specify FILE for netrc");
+  CLI::Option* limitRate = value("--limit-rate", "<speed>", "Limit transfer speed to RATE");
+  app.add_flag("-R,--remote-time", options.remoteTime,
+               "Set the remote file's time on the local output");
   CLI::Option* maxRedirs =
       value("--max-redirs", "<num>", "Maximum number of redirects allowed (50)");
   CLI::Option* connectTimeout =
@@ -330,6 +339,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");
   CLI::Option* parallelMax =
       value("--parallel-max", "<num>", "Maximum concurrency for parallel transfers (50)");
+  value("-K,--config", "<file>", "Read config from a file");
   bool manual = false;
   app.add_flag("-M,--manual", manual, "Display the full manual");
 
@@ -346,7 +356,45 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   table.shortNames['0'] = table.longNames["--http1.0"];
   table.shortNames['4'] = table.longNames["--ipv4"];
   table.shortNames['6'] = table.longNames["--ipv6"];
-  ArgumentWords words = normalizeArguments(args, table);
+  // -K/--config FILE: the file's words in its place ("-" is stdin), as curl reads them.
+  std::vector<std::string> expanded;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::optional<std::string> config;
+    const std::string& word = args[i];
+    if (word == "--config" && i + 1 < args.size()) {
+      config = args[++i];
+    } else if (word.size() > 1 && word[0] == '-' && word[1] != '-') {
+      // -K in a cluster of flags: "-sK file", "-sKfile".
+      for (size_t j = 1; j < word.size(); ++j) {
+        if (word[j] == 'K') {
+          if (j > 1) expanded.push_back(word.substr(0, j));
+          if (j + 1 < word.size()) {
+            config = word.substr(j + 1);
+          } else if (i + 1 < args.size()) {
+            config = args[++i];
+          }
+          break;
+        }
+        auto letter = table.shortNames.find(word[j]);
+        if (letter == table.shortNames.end() || letter->second.takesValue) break;
+      }
+    }
+    if (!config) {
+      expanded.push_back(word);
+      continue;
+    }
+    std::optional<std::string> text = readFileOrStdin(*config, in);
+    if (!text) {
+      if (std::find(args.begin(), args.end(), "-s") == args.end()) {
+        err << "tern: cannot read config from '" << *config << "'\n";
+      }
+      usageError(err, "option -K: error encountered when reading a file");
+      result.exitCode = kExitReadError;
+      return result;
+    }
+    for (std::string& word : configFileWords(*text)) expanded.push_back(std::move(word));
+  }
+  ArgumentWords words = normalizeArguments(expanded, table);
   if (!words.error.empty()) {
     result.exitCode = usageError(err, words.error);
     return result;
@@ -424,12 +472,17 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
         std::pair{waterfall, &options.waterfall}, std::pair{uploadFile, &options.uploadFile},
         std::pair{range, &options.range}, std::pair{referer, &options.referer},
         std::pair{oauth2Bearer, &options.oauth2Bearer}, std::pair{dumpHeader, &options.dumpHeader},
-        std::pair{outputDir, &options.outputDir}}) {
+        std::pair{outputDir, &options.outputDir}, std::pair{netrcFile, &options.netrcFile},
+        std::pair{limitRate, &options.limitRate}}) {
     if (*option) {
       *target = option->as<std::string>();
     }
   }
 
+  if (netrc && !options.netrcFile) {
+    const char* home = std::getenv("HOME");
+    options.netrcFile = std::string(home != nullptr ? home : "") + "/.netrc";
+  }
   if (options.uploadFile == "-") options.uploadStdin = readFileOrStdin("-", in).value_or("");
 
   // As in curl, the highest minimum asked for wins.

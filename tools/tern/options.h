@@ -60,6 +60,10 @@ struct Options {
   std::optional<std::string> dumpHeader;    // -D/--dump-header FILE ("-": stdout).
   bool createDirs = false;                  // --create-dirs: make the output file's directories.
   std::optional<std::string> outputDir;     // --output-dir: where -o and -O files go.
+  // -n/--netrc (~/.netrc), --netrc-file FILE: the host's login and password from it (no -u).
+  std::optional<std::string> netrcFile;
+  std::optional<std::string> limitRate;  // --limit-rate SPEED: "100K", "1M" bytes a second.
+  bool remoteTime = false;               // -R/--remote-time: the file's time from Last-Modified.
 
   bool include = false;                  // -i/--include: response headers before the body.
   bool head = false;                     // -I/--head

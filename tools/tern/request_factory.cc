@@ -188,6 +188,43 @@ std::shared_ptr<RequestBody> formBody(const std::vector<FormField>& fields) {
 
 }  // namespace
 
+std::optional<std::string> netrcLogin(const std::string& path, std::string_view host) {
+  std::optional<std::string> content = readFile(path);
+  if (!content) return std::nullopt;
+  std::vector<std::string> tokens;
+  std::string token;
+  for (char c : *content) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (!token.empty()) tokens.push_back(std::move(token));
+      token.clear();
+    } else {
+      token += c;
+    }
+  }
+  if (!token.empty()) tokens.push_back(std::move(token));
+  // machine NAME login USER password PASS ... | default login USER password PASS
+  bool matching = false;
+  std::optional<std::string> login;
+  std::optional<std::string> password;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& word = tokens[i];
+    bool hasNext = i + 1 < tokens.size();
+    if (word == "machine" || word == "default") {
+      if (matching && login) break;  // The entry for `host` is complete.
+      matching = word == "default" || (hasNext && equalsIgnoreCase(tokens[i + 1], host));
+      if (word == "machine") ++i;
+      login.reset();
+      password.reset();
+    } else if (matching && word == "login" && hasNext) {
+      login = tokens[++i];
+    } else if (matching && word == "password" && hasNext) {
+      password = tokens[++i];
+    }
+  }
+  if (!matching || !login) return std::nullopt;
+  return *login + ":" + password.value_or("");
+}
+
 HttpUrl parseCommandLineUrl(std::string_view text) {
   std::string url(text);
   size_t separator = url.find("://");
@@ -239,6 +276,10 @@ Request buildRequest(const Options& options, std::string_view urlText) {
       headers.addUnsafeNonAscii("Authorization", "Bearer " + *options.oauth2Bearer);
     } else if (options.user) {
       headers.add("Authorization", basicAuthorization(*options.user));
+    } else if (options.netrcFile) {
+      if (std::optional<std::string> login = netrcLogin(*options.netrcFile, url.host())) {
+        headers.add("Authorization", basicAuthorization(*login));
+      }
     }
     if (options.range) {
       headers.addUnsafeNonAscii("Range", "bytes=" + *options.range);

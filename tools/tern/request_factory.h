@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,10 @@ const std::shared_ptr<RequestBody>& placeholderBody();
 // True for the methods tern's Request refuses without a body (POST, PUT, PATCH, PROPPATCH,
 // REPORT).
 bool methodNeedsBody(std::string_view method);
+
+// "login:password" for `host` from the netrc file `path` (its "machine" entry, else its
+// "default"), or nullopt if it has none or cannot be read.
+std::optional<std::string> netrcLogin(const std::string& path, std::string_view host);
 
 // The method curl implies without -X: HEAD for -I, POST for -d or -F, else GET.
 std::string impliedMethod(const Options& options);

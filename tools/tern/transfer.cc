@@ -1,10 +1,13 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "transfer.h"
 
+#include <sys/time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -13,6 +16,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <typeinfo>
 #include <vector>
 
@@ -115,6 +119,31 @@ std::shared_ptr<RedirectFollower> makeFollower(const Options& options,
   return std::make_shared<RedirectFollower>(options.maxRedirs.value_or(kDefaultMaxRedirs),
                                             options.method, impliedMethod(options),
                                             std::move(listener));
+}
+
+// --limit-rate's speed: bytes a second, with curl's suffixes K, M, G (1024-based); 0 if it is not
+// a number.
+int64_t bytesPerSecond(const std::string& text) {
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || value <= 0) return 0;
+  switch (*end) {
+    case 'k':
+    case 'K':
+      value *= 1024;
+      break;
+    case 'm':
+    case 'M':
+      value *= 1024 * 1024;
+      break;
+    case 'g':
+    case 'G':
+      value *= 1024.0 * 1024 * 1024;
+      break;
+    default:
+      break;
+  }
+  return static_cast<int64_t>(value);
 }
 
 // curl's warning when a body with a NUL byte would go to a terminal; the transfer then fails
@@ -391,8 +420,13 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
       thread_local std::vector<std::byte> chunk(kChunkSize);
       bool binaryOk = !t.fileName.empty() || !terminal_.stdoutIsTerminal ||
                       (t.spec.kind == OutputSpec::Kind::kFile && t.spec.fileName == "-");
+      const int64_t rate = options_.limitRate ? bytesPerSecond(*options_.limitRate) : 0;
+      std::span<std::byte> buffer(chunk);
+      if (rate > 0)
+        buffer = buffer.first(std::min<size_t>(chunk.size(), std::max<int64_t>(rate / 8, 1)));
+      const Clock::time_point bodyStart = Clock::now();
       try {
-        for (int64_t n; (n = source.read(std::span(chunk))) != -1;) {
+        for (int64_t n; (n = source.read(buffer)) != -1;) {
           std::string_view bytes(reinterpret_cast<const char*>(chunk.data()),
                                  static_cast<size_t>(n));
           if (!binaryOk && bytes.find('\0') != std::string_view::npos) refuseBinaryOutput();
@@ -400,6 +434,13 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
           info.sizeDownload += n;
           t.context.bytesReceived = info.sizeDownload;
           if (t.meter != nullptr) t.meter->update(info.sizeDownload, info.sizeUpload);
+          if (rate > 0) {
+            // --limit-rate: no faster on average than `rate`, as curl paces its reads.
+            auto due = bodyStart +
+                       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                           static_cast<double>(info.sizeDownload) / rate));
+            if (due > Clock::now()) std::this_thread::sleep_until(due);
+          }
         }
       } catch (const IOException& e) {
         throwIfCutShort(e, response, info.sizeDownload);
@@ -408,6 +449,16 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
       response.body()->close();
     }
     output->finish();
+    if (options_.remoteTime && !t.fileName.empty()) {
+      if (auto modified = response.headers().getDate("Last-Modified")) {
+        // -R: the file's times are the document's, as curl sets them.
+        timeval times[2];
+        times[0].tv_sec = times[1].tv_sec =
+            std::chrono::duration_cast<std::chrono::seconds>(modified->time_since_epoch()).count();
+        times[0].tv_usec = times[1].tv_usec = 0;
+        ::utimes(t.fileName.c_str(), times);  // A file whose time cannot be set keeps its own.
+      }
+    }
   }
   if (tooManyRedirects) throw TooManyRedirectsException(follower_->maxRedirects());
   if (failed || httpError) {
