@@ -375,5 +375,30 @@ TEST_F(CurlComparisonTest, RemoteTimeSetsTheFilesTime) {
             std::filesystem::last_write_time(curlsDir.path() / "f"));
 }
 
+// curl's -v lines that tern prints too, in the same order (curl has more lines of its own).
+TEST_F(CurlComparisonTest, VerboseHasCurlsConnectionLines) {
+  std::vector<std::string> args = {"-sv", "-o",        "/dev/null", url("/echo"),
+                                   "-o",  "/dev/null", url("/echo")};
+  auto lines = [](const std::string& err) {
+    std::vector<std::string> result;
+    for (size_t i = 0; i < err.size();) {
+      size_t end = err.find('\n', i);
+      std::string line = err.substr(i, end - i);
+      if (line.starts_with("*   Trying") || line.starts_with("* Connected to") ||
+          line.starts_with("* Connection #") || line.starts_with("* Re-using")) {
+        result.push_back(line);
+      }
+      if (end == std::string::npos) break;
+      i = end + 1;
+    }
+    return result;
+  };
+  ToolRun curl = runCurl(args);
+  ToolRun tern = runTern(args);
+  EXPECT_EQ(lines(tern.err), lines(curl.err)) << curl.err << tern.err;
+  EXPECT_THAT(lines(tern.err),
+              ::testing::Contains("* Connection #0 to host 127.0.0.1 left intact"));
+}
+
 }  // namespace
 }  // namespace tern::tool

@@ -80,6 +80,7 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
   }
   switch (options.httpVersion) {
     case Options::HttpVersion::kHttp11:
+      events->setAlpnOffers("http/1.1");
       builder.protocols({Protocol::HTTP_1_1});
       break;
     case Options::HttpVersion::kHttp2PriorKnowledge:

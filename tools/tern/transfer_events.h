@@ -36,6 +36,9 @@ class TransferEvents final : public EventListener::Factory {
 
   std::shared_ptr<EventListener> create(Call& call) override;
 
+  // What -v says the client offers by ALPN ("h2,http/1.1", curl's spelling). Set before calls.
+  void setAlpnOffers(std::string offers) { alpnOffers_ = std::move(offers); }
+
   // Every call's trace so far, in the order the calls were made (with keepTraces; else the
   // latest only).
   std::vector<std::shared_ptr<const CallTrace>> traces() const;
@@ -58,6 +61,7 @@ class TransferEvents final : public EventListener::Factory {
   std::ostream* const verbose_;
   std::ostream* const trace_;
   const bool keepTraces_;
+  std::string alpnOffers_ = "h2,http/1.1";
   mutable std::mutex mutex_;  // Guards everything below and the streams.
   std::vector<std::shared_ptr<CallTrace>> traces_;
   // The listener of each call that may still report (with keepTraces; else the latest only).
