@@ -385,7 +385,8 @@ TEST_F(CurlComparisonTest, VerboseHasCurlsConnectionLines) {
       size_t end = err.find('\n', i);
       std::string line = err.substr(i, end - i);
       if (line.starts_with("*   Trying") || line.starts_with("* Connected to") ||
-          line.starts_with("* Connection #") || line.starts_with("* Re-using")) {
+          line.starts_with("* Connection #") || line.starts_with("* Re-using") ||
+          line.starts_with("* Issue another") || line.starts_with("* Switch from")) {
         result.push_back(line);
       }
       if (end == std::string::npos) break;
@@ -396,6 +397,8 @@ TEST_F(CurlComparisonTest, VerboseHasCurlsConnectionLines) {
   ToolRun curl = runCurl(args);
   ToolRun tern = runTern(args);
   EXPECT_EQ(lines(tern.err), lines(curl.err)) << curl.err << tern.err;
+  std::vector<std::string> redirect = {"-svL", "-o", "/dev/null", url("/redirect/302")};
+  EXPECT_EQ(lines(runTern(redirect).err), lines(runCurl(redirect).err));
   EXPECT_THAT(lines(tern.err),
               ::testing::Contains("* Connection #0 to host 127.0.0.1 left intact"));
 }

@@ -203,7 +203,12 @@ class TransferEventListener final : public EventListener {
   void callEnd(Call&) override { record("callEnd"); }
   void followRedirect(const Response& redirect, const Request& next, bool switchedToGet) {
     record("followRedirect", std::to_string(redirect.code()) + " -> " + next.url().toString());
-    verbose("* Issue another request to this URL: '" + next.url().toString() + "'\n" +
+    // The call keeps its connection for the next hop; curl says it left it intact first.
+    std::string kept = connection_ >= 0 && !closing_
+                           ? "* Connection #" + std::to_string(connection_) + " to host " + host_ +
+                                 " left intact\n"
+                           : "";
+    verbose(kept + "* Issue another request to this URL: '" + next.url().toString() + "'\n" +
             (switchedToGet ? "* Switch from POST to GET\n" : ""));
   }
   void callFailed(Call&, const IOException& ioe) override {
