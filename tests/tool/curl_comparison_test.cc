@@ -62,6 +62,17 @@ MockResponse respond(const RecordedRequest& request) {
   if (path == "/binary") {
     return MockResponse::Builder().body(std::string("\x01\x00\x02\xff", 4)).build();
   }
+  if (path == "/range") {  // "0123456789", with byte ranges "bytes=N-".
+    std::optional<std::string> range = request.headers().get("Range");
+    if (!range) return MockResponse::Builder().body("0123456789").build();
+    size_t start = std::stoul(range->substr(range->find('=') + 1));
+    if (start >= 10) return MockResponse::Builder().code(416).body("bad").build();
+    return MockResponse::Builder()
+        .code(206)
+        .addHeader("Content-Range", "bytes " + std::to_string(start) + "-9/10")
+        .body(std::string("0123456789").substr(start))
+        .build();
+  }
   if (path == "/dated") {
     return MockResponse::Builder()
         .addHeader("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")
@@ -401,6 +412,34 @@ TEST_F(CurlComparisonTest, VerboseHasCurlsConnectionLines) {
   EXPECT_EQ(lines(runTern(redirect).err), lines(runCurl(redirect).err));
   EXPECT_THAT(lines(tern.err),
               ::testing::Contains("* Connection #0 to host 127.0.0.1 left intact"));
+}
+
+TEST_F(CurlComparisonTest, ContinueAtResumesAsCurl) {
+  for (const char* start : {"abc", "0123456789", ""}) {
+    SCOPED_TRACE(start);
+    TempDir curlsDir;
+    TempDir ternsDir;
+    if (*start != '\0') {
+      curlsDir.write("f", start);
+      ternsDir.write("f", start);
+    }
+    ToolRun curl =
+        runCurl({"-sS", "-C", "-", "-o", (curlsDir.path() / "f").string(), url("/range")});
+    ToolRun tern =
+        runTern({"-sS", "-C", "-", "-o", (ternsDir.path() / "f").string(), url("/range")});
+    EXPECT_EQ(tern.exitCode, curl.exitCode) << curl.err << tern.err;
+    EXPECT_EQ(ternsDir.read("f"), curlsDir.read("f"));
+  }
+  expectSameAsCurl({"-sS", "-C", "4", url("/range")});
+  TempDir curlsDir;
+  TempDir ternsDir;
+  curlsDir.write("f", "abc");
+  ternsDir.write("f", "abc");
+  ToolRun curl = runCurl({"-sS", "-C", "-", "-o", (curlsDir.path() / "f").string(), url("/echo")});
+  ToolRun tern = runTern({"-sS", "-C", "-", "-o", (ternsDir.path() / "f").string(), url("/echo")});
+  EXPECT_EQ(tern.exitCode, 33);
+  EXPECT_EQ(curl.exitCode, 33);
+  EXPECT_EQ(ternsDir.read("f"), "abc");
 }
 
 }  // namespace

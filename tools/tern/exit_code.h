@@ -26,6 +26,7 @@ enum ExitCode : int {
   kExitWriteError = 23,
   kExitReadError = 26,
   kExitOperationTimedOut = 28,
+  kExitRangeError = 33,  // -C: the server sent the whole document, not the rest.
   kExitSslConnectError = 35,
   kExitBadFunctionArgument = 43,  // A value tern cannot send (a bad header, method or type).
   kExitTooManyRedirects = 47,

@@ -293,6 +293,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   bool netrc = false;
   app.add_flag("-n,--netrc", netrc, "Must read .netrc for user name and password");
   CLI::Option* netrcFile = value("--netrc-file", "<filename>", "Specify FILE for netrc");
+  CLI::Option* continueAt =
+      value("-C,--continue-at", "<offset>", "Resumed transfer offset (- for the file's size)");
   CLI::Option* limitRate = value("--limit-rate", "<speed>", "Limit transfer speed to RATE");
   app.add_flag("-R,--remote-time", options.remoteTime,
                "Set the remote file's time on the local output");
@@ -473,7 +475,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
         std::pair{range, &options.range}, std::pair{referer, &options.referer},
         std::pair{oauth2Bearer, &options.oauth2Bearer}, std::pair{dumpHeader, &options.dumpHeader},
         std::pair{outputDir, &options.outputDir}, std::pair{netrcFile, &options.netrcFile},
-        std::pair{limitRate, &options.limitRate}}) {
+        std::pair{limitRate, &options.limitRate}, std::pair{continueAt, &options.continueAt}}) {
     if (*option) {
       *target = option->as<std::string>();
     }

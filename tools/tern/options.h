@@ -63,7 +63,9 @@ struct Options {
   // -n/--netrc (~/.netrc), --netrc-file FILE: the host's login and password from it (no -u).
   std::optional<std::string> netrcFile;
   std::optional<std::string> limitRate;  // --limit-rate SPEED: "100K", "1M" bytes a second.
-  bool remoteTime = false;               // -R/--remote-time: the file's time from Last-Modified.
+  // -C/--continue-at: resume at this byte offset, or ("-") at the output file's size.
+  std::optional<std::string> continueAt;
+  bool remoteTime = false;  // -R/--remote-time: the file's time from Last-Modified.
 
   bool include = false;                  // -i/--include: response headers before the body.
   bool head = false;                     // -I/--head

@@ -83,10 +83,11 @@ OutputFiles::~OutputFiles() {
   }
 }
 
-std::pair<int, bool> OutputFiles::open(const std::string& fileName) {
+std::pair<int, bool> OutputFiles::open(const std::string& fileName, bool append) {
   std::lock_guard lock(mutex_);
   if (auto kept = devices_.find(fileName); kept != devices_.end()) return {kept->second, false};
-  int fd = ::open(fileName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int fd = ::open(fileName.c_str(), O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) | O_CLOEXEC,
+                  0666);
   if (fd < 0) failToWrite(fileName, errno);
   struct stat status {};
   if (::fstat(fd, &status) == 0 && S_ISCHR(status.st_mode)) {
@@ -98,12 +99,13 @@ std::pair<int, bool> OutputFiles::open(const std::string& fileName) {
 
 Output::Output(std::ostream& stream) : stream_(&stream) {}
 
-Output::Output(const std::string& fileName, OutputFiles* files) : fileName_(fileName) {
+Output::Output(const std::string& fileName, OutputFiles* files, bool append) : fileName_(fileName) {
   if (files != nullptr) {
-    std::tie(fd_, closeFd_) = files->open(fileName);
+    std::tie(fd_, closeFd_) = files->open(fileName, append);
     return;
   }
-  fd_ = ::open(fileName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  fd_ = ::open(fileName.c_str(), O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) | O_CLOEXEC,
+               0666);
   if (fd_ < 0) failToWrite(fileName_, errno);
   closeFd_ = true;
 }

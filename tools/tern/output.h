@@ -46,7 +46,8 @@ class OutputFiles {
   // A descriptor open for writing `fileName`, and true if the caller must close it (false for a
   // kept device). Throws ToolException (exit 23) naming the file and the system's reason if it
   // cannot be opened.
-  std::pair<int, bool> open(const std::string& fileName);
+  // With `append` (-C), the file is not truncated and writes go to its end.
+  std::pair<int, bool> open(const std::string& fileName, bool append = false);
 
  private:
   std::mutex mutex_;
@@ -61,7 +62,8 @@ class Output {
   explicit Output(std::ostream& stream);
   // Creates the file `fileName` (through `files`, which must outlive this, if given). Throws
   // ToolException (exit 23) naming it and the system's reason if it cannot be created.
-  explicit Output(const std::string& fileName, OutputFiles* files = nullptr);
+  // With `append` (-C), an existing file is kept and written at its end.
+  explicit Output(const std::string& fileName, OutputFiles* files = nullptr, bool append = false);
   Output(const Output&) = delete;
   Output& operator=(const Output&) = delete;
   ~Output();

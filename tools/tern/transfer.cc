@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -122,6 +123,14 @@ std::shared_ptr<RedirectFollower> makeFollower(const Options& options,
                                             std::move(listener));
 }
 
+// -C's offset: a number, or "-" for the size of `fileName` (0 if it is stdout or absent).
+int64_t resumeOffset(const std::string& continueAt, const std::string& fileName) {
+  if (continueAt != "-") return std::max<int64_t>(0, std::strtoll(continueAt.c_str(), nullptr, 10));
+  std::error_code error;
+  auto size = fileName.empty() ? 0 : std::filesystem::file_size(fileName, error);
+  return error ? 0 : static_cast<int64_t>(size);
+}
+
 // --limit-rate's speed: bytes a second, with curl's suffixes K, M, G (1024-based); 0 if it is not
 // a number.
 int64_t bytesPerSecond(const std::string& text) {
@@ -224,7 +233,7 @@ int TransferRunner::run() {
       return kExitUrlMalformed;
     }
     for (uint64_t j = 0; j < glob->size(); ++j) {
-      Transfer t{spec, glob->at(j), TransferInfo(), FailureContext(), "", Clock::now(),
+      Transfer t{spec, glob->at(j), TransferInfo(), FailureContext(), "", 0, Clock::now(),
                  {},   {},          nullptr};
       t.info.url = t.expansion.url;
       t.info.urlNumber = urlNumber++;
@@ -257,6 +266,14 @@ std::optional<Request> TransferRunner::prepare(Transfer& t) {
     if (options_.createDirs && !t.fileName.empty()) createDirectories(t.fileName);
     t.info.filenameEffective = t.fileName;
     Request request = buildRequest(options_, t.expansion.url);
+    if (options_.continueAt) {
+      t.resumeFrom = resumeOffset(*options_.continueAt, t.fileName);
+      if (t.resumeFrom > 0 && !options_.range) {
+        request = request.newBuilder()
+                      .header("Range", "bytes=" + std::to_string(t.resumeFrom) + "-")
+                      .build();
+      }
+    }
     if (std::optional<InetAddress> literal = InetAddress::parse(request.url().host());
         literal && options_.ipResolve != Options::IpResolve::kAny &&
         literal->isIpv6() != (options_.ipResolve == Options::IpResolve::kIpv6)) {
@@ -391,6 +408,14 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
   bool httpError = (options_.fail || options_.failWithBody) && response.code() >= 400;
   bool failed = tooManyRedirects || (httpError && !options_.failWithBody);
   bool showHeads = options_.include || options_.head;
+  if (t.resumeFrom > 0 && response.code() == 416) {
+    return;  // curl: the file is already whole; nothing to write, exit 0.
+  }
+  if (t.resumeFrom > 0 && response.code() >= 200 && response.code() < 300 &&
+      response.code() != 206) {
+    throw ToolException(kExitRangeError,
+                        "HTTP server doesn't seem to support byte ranges. Cannot resume.");
+  }
   if (options_.dumpHeader) {
     // -D: every head as received, to its file or ("-") stdout before the body.
     std::unique_ptr<Output> heads = *options_.dumpHeader == "-"
@@ -400,9 +425,9 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
     heads->finish();
   }
   if (!failed || showHeads) {
-    std::unique_ptr<Output> output = t.fileName.empty()
-                                         ? std::make_unique<Output>(out)
-                                         : std::make_unique<Output>(t.fileName, &files_);
+    std::unique_ptr<Output> output =
+        t.fileName.empty() ? std::make_unique<Output>(out)
+                           : std::make_unique<Output>(t.fileName, &files_, t.resumeFrom > 0);
     if (showHeads) {
       for (const std::string& head : t.log.responseHeads) {
         output->write(head);

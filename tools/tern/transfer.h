@@ -63,6 +63,7 @@ class TransferRunner {
     TransferInfo info;
     FailureContext context;
     std::string fileName;
+    int64_t resumeFrom = 0;  // -C: the byte the body starts at, appended to the file.
     std::chrono::steady_clock::time_point start;
     ExchangeLog log;  // Taken from the observer once the response arrives or the call fails.
     std::shared_ptr<CallTrace> trace;  // The call's events, once it is made.
