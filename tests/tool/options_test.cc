@@ -144,7 +144,8 @@ TEST(OptionsTest, NonNumericTimeoutIsAUsageError) {
   Parsed parsed = parse({"-m", "soon", "http://a/"});
   EXPECT_EQ(parsed.commandLine.exitCode, 2);
   EXPECT_THAT(parsed.err, HasSubstr("expected a proper numerical parameter"));
-  EXPECT_THAT(parsed.err, HasSubstr("tern: try 'tern --help' for more information\n"));
+  EXPECT_THAT(parsed.err,
+              HasSubstr("tern: try 'tern --help' or 'tern --manual' for more information\n"));
   EXPECT_EQ(parse({"--connect-timeout", "-1", "http://a/"}).commandLine.exitCode, 2);
 }
 
@@ -153,7 +154,7 @@ TEST(OptionsTest, UnknownOptionInCurlsWords) {
   EXPECT_EQ(parsed.commandLine.exitCode, 2);
   EXPECT_EQ(parsed.err,
             "tern: option --frobnicate: is unknown\n"
-            "tern: try 'tern --help' for more information\n");
+            "tern: try 'tern --help' or 'tern --manual' for more information\n");
 }
 
 TEST(OptionsTest, MissingParameter) {
@@ -179,6 +180,31 @@ TEST(OptionsTest, HelpListsOptionsAndExitsZero) {
   EXPECT_EQ(parsed.commandLine.exitCode, 0);
   EXPECT_THAT(parsed.out, HasSubstr("--write-out"));
   EXPECT_THAT(parsed.out, HasSubstr("--max-redirs"));
+}
+
+TEST(OptionsTest, HelpShowsEachValuesPlaceholderAsCurl) {
+  Parsed parsed = parse({"-h"});
+  EXPECT_EQ(parsed.commandLine.exitCode, 0);
+  EXPECT_THAT(parsed.out, ::testing::StartsWith("Usage: tern [options...] <url>\n"));
+  EXPECT_THAT(parsed.out, HasSubstr("\n -d, --data <data>        HTTP POST data"));
+  EXPECT_THAT(parsed.out, HasSubstr("\n     --max-redirs <num>   Maximum number of redirects"));
+  EXPECT_THAT(parsed.out, HasSubstr("\n -L, --location           Follow redirects\n"));
+  EXPECT_THAT(parsed.out, HasSubstr("\n -4, --ipv4               Resolve names to IPv4"));
+  EXPECT_THAT(parsed.out, HasSubstr("\n -#, --progress-bar       Display transfer progress"));
+}
+
+TEST(OptionsTest, IpFamilyAndHttp10AreOptionsNotUrls) {
+  Parsed parsed = parse({"-4", "-0", "http://a/"});
+  EXPECT_EQ(parsed.commandLine.exitCode, std::nullopt) << parsed.err;
+  EXPECT_THAT(parsed.options().urls, ::testing::ElementsAre("http://a/"));
+  EXPECT_EQ(parsed.options().ipResolve, Options::IpResolve::kIpv4);
+  EXPECT_EQ(parse({"-4", "-6", "http://a/"}).options().ipResolve, Options::IpResolve::kIpv6);
+}
+
+TEST(OptionsTest, ManualExitsZero) {
+  Parsed parsed = parse({"--manual"});
+  EXPECT_EQ(parsed.commandLine.exitCode, 0);
+  EXPECT_THAT(parsed.out, HasSubstr("--location"));
 }
 
 TEST(OptionsTest, DataAndFormTogetherAreRefused) {

@@ -99,15 +99,23 @@ struct MeterFixture {
   ProgressMeter meter{err, ProgressMeter::Style::kMeter, 79, [this] { return now; }};
 };
 
-TEST(ProgressMeterTest, TransferShorterThanASecondShowsNothing) {
+TEST(ProgressMeterTest, TransferShorterThanASecondShowsCurlsZerosAndFinalLine) {
   MeterFixture f;
   f.meter.start();
   f.meter.setDownloadTotal(100);
   f.now += 900ms;
   f.meter.update(100);
+  EXPECT_EQ(f.err.str(), "");  // Nothing while it runs.
   f.meter.finish();
-  EXPECT_EQ(f.err.str(), "");
-  EXPECT_FALSE(f.meter.shown());
+  // What curl 7.88 wrote for a 78-byte transfer in a millisecond.
+  std::string out = f.err.str();
+  EXPECT_EQ(
+      out.find(meterHeader() + "\r  0     0    0     0    0     0      0      0 --:--:-- --:--:-- "
+                               "--:--:--     0\r100   100  100   100    0     0 "),
+      0u)
+      << out;
+  EXPECT_EQ(out.back(), '\n');
+  EXPECT_TRUE(f.meter.shown());
 }
 
 TEST(ProgressMeterTest, LongerTransferShowsHeaderThenALineASecondThenTheEnd) {
@@ -156,7 +164,10 @@ TEST(ProgressMeterTest, StartResetsForTheNextTransfer) {
   f.now += 100ms;
   f.meter.update(10);
   f.meter.finish();
-  EXPECT_EQ(f.err.str(), "");
+  // The second transfer draws its own meter from the header, as curl does for each URL.
+  const std::string second = f.err.str();
+  EXPECT_EQ(second.find(meterHeader()), 0u);
+  EXPECT_EQ(std::count(second.begin(), second.end(), '\r'), 2);
 }
 
 }  // namespace

@@ -194,8 +194,19 @@ TEST_F(ToolTlsTest, VerboseNamesTheTlsVersionAndCertificate) {
   server_.enqueue(body("x"));
   ToolRun run = runTern({"-v", "--cacert", caFile_, url()});
   EXPECT_EQ(run.exitCode, 0) << run.err;
-  EXPECT_THAT(run.err, HasSubstr("* SSL connection using TLSv1.3 / TLS_AES_128_GCM_SHA256\n"));
-  EXPECT_THAT(run.err, HasSubstr("* Server certificate: subject: CN=localhost\n"));
+  // curl 7.88's lines, in its order.
+  EXPECT_THAT(run.err, HasSubstr(") port " + std::to_string(server_.port()) +
+                                 " (#0)\n"
+                                 "* ALPN: offers h2,http/1.1\n"
+                                 "* SSL connection using TLSv1.3 / TLS_AES_128_GCM_SHA256\n"
+                                 "* ALPN: server accepted "));
+  EXPECT_THAT(run.err, HasSubstr("* Server certificate:\n*  subject: CN=localhost\n"
+                                 "*  start date: "));
+  EXPECT_THAT(run.err,
+              ::testing::ContainsRegex(
+                  "\\*  expire date: [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]{8} 20[0-9]{2} GMT\n"
+                  "\\*  issuer: [^\n]+\n\\*  SSL certificate verify ok.\n"));
+  EXPECT_THAT(run.err, HasSubstr("* Connection #0 to host localhost left intact\n"));
 }
 
 // The "done when": scripts/tern --cacert ca.pem https://localhost:PORT/ against nginx.

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include <nghttp2/nghttp2.h>
 #include "temp_dir.h"
 #include "tern/mockwebserver/mock_web_server.h"
 #include "tern/version.h"
@@ -338,10 +339,11 @@ TEST_F(ToolEndToEndTest, ConnectionClosedByTheServerIsCountedAgain) {
   EXPECT_EQ(run.out, "first 1\nsecond 1\n");
 }
 
-TEST_F(ToolEndToEndTest, RedirectsAreFollowed) {
+TEST_F(ToolEndToEndTest, RedirectsAreFollowedWithL) {
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/next").build());
   server_.enqueue(body("arrived"));
-  ToolRun run = runTern({"-w", " %{num_redirects} %{url_effective} %{http_code}", url("/start")});
+  ToolRun run =
+      runTern({"-L", "-w", " %{num_redirects} %{url_effective} %{http_code}", url("/start")});
   EXPECT_EQ(run.exitCode, 0) << run.err;
   EXPECT_EQ(run.out, "arrived 1 " + url("/next") + " 200");
   EXPECT_EQ(takeRequest().path(), "/start");
@@ -362,7 +364,7 @@ TEST_F(ToolEndToEndTest, MaxRedirsStopsAtTheRedirectPastTheLimit) {
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/1").build());
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/2").build());
   server_.enqueue(body("never"));
-  ToolRun run = runTern({"--max-redirs", "1", url("/")});
+  ToolRun run = runTern({"-L", "--max-redirs", "1", url("/")});
   EXPECT_EQ(run.exitCode, 47);
   EXPECT_EQ(run.err, "tern: (47) Maximum (1) redirects followed\n");
   EXPECT_EQ(server_.requestCount(), 2);
@@ -370,7 +372,7 @@ TEST_F(ToolEndToEndTest, MaxRedirsStopsAtTheRedirectPastTheLimit) {
 
 TEST_F(ToolEndToEndTest, MaxRedirsZeroRefusesAnyRedirect) {
   server_.enqueue(MockResponse::Builder().code(307).addHeader("Location", "/1").build());
-  ToolRun run = runTern({"--max-redirs", "0", url("/")});
+  ToolRun run = runTern({"-L", "--max-redirs", "0", url("/")});
   EXPECT_EQ(run.exitCode, 47);
   EXPECT_EQ(server_.requestCount(), 1);
 }
@@ -379,7 +381,7 @@ TEST_F(ToolEndToEndTest, MaxRedirsAllowsRedirectsUpToTheLimit) {
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/1").build());
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/2").build());
   server_.enqueue(body("arrived"));
-  ToolRun run = runTern({"--max-redirs", "2", url("/")});
+  ToolRun run = runTern({"-L", "--max-redirs", "2", url("/")});
   EXPECT_EQ(run.exitCode, 0) << run.err;
   EXPECT_EQ(run.out, "arrived");
 }
@@ -417,14 +419,23 @@ TEST_F(ToolEndToEndTest, ConnectTimeoutIsExit28) {
   EXPECT_LT(elapsed, 5s);
 }
 
-TEST_F(ToolEndToEndTest, RedirectLoopStopsAtTheClientsLimit) {
+TEST_F(ToolEndToEndTest, RedirectLoopStopsAfterFiftyAsCurl) {
   server_.setDispatcher([](const RecordedRequest&) {
     return MockResponse::Builder().code(302).addHeader("Location", "/again").build();
   });
-  ToolRun run = runTern({"-w", "%{http_code}", url("/")});
+  ToolRun run = runTern({"-L", "-w", "%{http_code}", url("/")});
   EXPECT_EQ(run.exitCode, 47);
-  EXPECT_EQ(run.err, "tern: (47) Maximum (20) redirects followed\n");
-  EXPECT_EQ(server_.requestCount(), 21);
+  EXPECT_EQ(run.err, "tern: (47) Maximum (50) redirects followed\n");
+  EXPECT_EQ(server_.requestCount(), 51);
+}
+
+TEST_F(ToolEndToEndTest, RedirectIsShownNotFollowedWithoutL) {
+  server_.enqueue(
+      MockResponse::Builder().code(302).addHeader("Location", "/next").body("moved").build());
+  ToolRun run = runTern({"-w", " %{http_code}", url("/start")});
+  EXPECT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out, "moved 302");
+  EXPECT_EQ(server_.requestCount(), 1);
 }
 
 TEST_F(ToolEndToEndTest, MaxTimeIsExit28) {
@@ -486,8 +497,36 @@ TEST_F(ToolEndToEndTest, UnwritableOutputIsExit23) {
 TEST_F(ToolEndToEndTest, VersionNamesTheLibraries) {
   ToolRun run = runTern({"-V"});
   EXPECT_EQ(run.exitCode, 0);
-  EXPECT_THAT(run.out, StartsWith("tern " + std::string(tern::version()) + " OpenSSL"));
-  EXPECT_THAT(run.out, HasSubstr("Protocols: http https\n"));
+  EXPECT_THAT(run.out, StartsWith("tern " + std::string(tern::version()) + " ("));
+  EXPECT_THAT(run.out, HasSubstr(") libtern/" + std::string(tern::version()) + " OpenSSL/"));
+  EXPECT_THAT(run.out,
+              HasSubstr(" nghttp2/" + std::string(nghttp2_version(0)->version_str) + "\n"));
+  EXPECT_THAT(run.out, HasSubstr("\nProtocols: http https\n"));
+  EXPECT_THAT(run.out, ::testing::EndsWith(
+                           "\nFeatures: HTTP2 IDN IPv6 Largefile libz PSL SSL threadsafe\n"));
+}
+
+// Each feature tern names is one curl names (the same word, as scripts grep for it).
+TEST_F(ToolEndToEndTest, VersionFeaturesAreCurlsNames) {
+  std::string curl = testing::findCurl();
+  if (curl.empty()) GTEST_SKIP() << "curl is not installed";
+  ToolRun curls = testing::runCurl({"--version"});
+  ToolRun ours = runTern({"--version"});
+  auto features = [](const std::string& out) {
+    size_t start = out.find("Features: ");
+    std::string line = out.substr(start + 10, out.find('\n', start) - start - 10);
+    std::vector<std::string> words;
+    for (size_t i = 0; i < line.size();) {
+      size_t end = line.find(' ', i);
+      if (end == std::string::npos) end = line.size();
+      words.push_back(line.substr(i, end - i));
+      i = end + 1;
+    }
+    return words;
+  };
+  for (const std::string& feature : features(ours.out)) {
+    EXPECT_THAT(features(curls.out), ::testing::Contains(feature));
+  }
 }
 
 TEST_F(ToolEndToEndTest, UsageErrorIsExitTwo) {

@@ -30,14 +30,14 @@ struct ToolRun {
   std::string err;    // Everything it wrote to stderr.
 };
 
-// Runs the tern binary (TERN_TOOL_PATH) with `args`, feeding it `input` on stdin, in the working
+// Runs `program` with `args`, feeding it `input` on stdin, in the working
 // directory `directory` (the test's own if empty), and waits for it. Kills it and fails the
 // current test if it runs longer than `timeout`. Safe to call while other threads (a
 // MockWebServer) run: between fork and exec the child calls only async-signal-safe functions.
-inline ToolRun runTern(const std::vector<std::string>& args, const std::string& input = "",
-                       const std::filesystem::path& directory = {},
-                       std::chrono::seconds timeout = std::chrono::seconds(60)) {
-  std::string program = TERN_TOOL_PATH;
+inline ToolRun runProgram(const std::string& program, const std::vector<std::string>& args,
+                          const std::string& input = "",
+                          const std::filesystem::path& directory = {},
+                          std::chrono::seconds timeout = std::chrono::seconds(60)) {
   std::vector<std::string> argvStrings{program};
   argvStrings.insert(argvStrings.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -130,6 +130,29 @@ inline ToolRun runTern(const std::vector<std::string>& args, const std::string& 
   }
   run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return run;
+}
+
+// runProgram() with the tern binary (TERN_TOOL_PATH).
+inline ToolRun runTern(const std::vector<std::string>& args, const std::string& input = "",
+                       const std::filesystem::path& directory = {},
+                       std::chrono::seconds timeout = std::chrono::seconds(60)) {
+  return runProgram(TERN_TOOL_PATH, args, input, directory, timeout);
+}
+
+// The curl binary on $PATH (/usr/bin/curl, ...), or "" where curl is not installed: the tests
+// that compare tern with curl skip then.
+inline std::string findCurl() {
+  for (const char* path : {"/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"}) {
+    if (::access(path, X_OK) == 0) return path;
+  }
+  return "";
+}
+
+// runProgram() with curl (findCurl(), which must not be empty).
+inline ToolRun runCurl(const std::vector<std::string>& args, const std::string& input = "",
+                       const std::filesystem::path& directory = {},
+                       std::chrono::seconds timeout = std::chrono::seconds(60)) {
+  return runProgram(findCurl(), args, input, directory, timeout);
 }
 
 }  // namespace tern::tool::testing

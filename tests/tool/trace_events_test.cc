@@ -159,7 +159,7 @@ TEST_F(TraceEventsTest, VerboseReportsAFailedConnect) {
 TEST_F(TraceEventsTest, VerboseShowsAReusedConnectionForARedirect) {
   server_.enqueue(MockResponse::Builder().code(302).addHeader("Location", "/b").build());
   server_.enqueue(body("there"));
-  ToolRun run = runTern({"-v", url("/a")});
+  ToolRun run = runTern({"-L", "-v", url("/a")});
   EXPECT_EQ(run.out, "there");
   EXPECT_THAT(run.err, HasSubstr("* Re-using existing connection #0 with host 127.0.0.1\n"
                                  "> GET /b HTTP/1.1\r\n"));

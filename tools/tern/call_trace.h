@@ -34,6 +34,11 @@ struct CallTrace {
   // The peer of the last connection the call used (%{remote_ip}, %{remote_port}).
   std::string remoteIp;
   int remotePort = 0;
+  // This side of it (%{local_ip}, %{local_port}).
+  std::string localIp;
+  int localPort = 0;
+  // Bytes of every request sent: heads as HTTP/1.1 writes them, and bodies (%{size_request}).
+  int64_t requestBytes = 0;
 
   // When the first event named `name` came, or nullopt.
   std::optional<Clock::time_point> first(std::string_view name) const;

@@ -111,7 +111,7 @@ void explainCall(std::ostream& out, const CallTrace& trace) {
     out << "          reused the pooled connection: no TCP connect, no TLS handshake\n";
   }
   for (const TraceEvent& event : trace.events) {
-    if (event.name == "followUpDecision" && !event.detail.ends_with("none")) {
+    if (event.name == "followRedirect") {
       out << "          followed a redirect (" << event.detail << ")\n";
     }
   }
@@ -146,12 +146,13 @@ int runDemo(std::ostream& out) {
   options.caCert = rootFile.path();
   options.writeOut = "-> %{http_code} %{http_version} %{url_effective} (%{size_download} bytes)\n";
   options.demo = true;
+  options.location = true;  // The third URL redirects.
 
   out << "tern --demo: an HTTPS server (MockWebServer) runs in this process on "
       << server.hostName() << ":" << server.port()
       << ",\nwith a certificate made just now, signed by a root made just now; it offers h2 and\n"
          "http/1.1 by ALPN. tern fetches three URLs from it, as this command line would:\n\n"
-         "  tern --trace-events --cacert ROOT.pem \\\n"
+         "  tern -L --trace-events --cacert ROOT.pem \\\n"
          "    -w '-> %{http_code} %{http_version} %{url_effective} (%{size_download} bytes)\\n' "
          "\\\n";
   for (size_t i = 0; i < options.urls.size(); ++i) {

@@ -27,11 +27,12 @@ enum ExitCode : int {
   kExitWriteError = 23,
   kExitReadError = 26,
   kExitOperationTimedOut = 28,
+  kExitRangeError = 33,  // -C: the server sent the whole document, not the rest.
   kExitSslConnectError = 35,
   kExitBadFunctionArgument = 43,  // A value tern cannot send (a bad header, method or type).
   kExitTooManyRedirects = 47,
+  kExitGotNothing = 52,  // "Empty reply from server": the server ended before any response.
   kExitSendError = 55,
-  kExitGotNothing = 52,  // The server ended the exchange before any response.
   kExitRecvError = 56,
   kExitSslCertProblem = 58,  // The client certificate or key cannot be used.
   kExitPeerFailedVerification = 60,

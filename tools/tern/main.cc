@@ -2,11 +2,6 @@
 // tern: a curl-like command-line client on the tern library (OkHttp's okcurl). Options and exit
 // codes follow curl's so that scripts written for curl keep working. The logic lives in
 // tern_tool_lib (options.h, transfer.h, ...); this file only wires it to the process.
-#include <idn2.h>
-#include <libpsl.h>
-#include <openssl/crypto.h>
-#include <zlib.h>
-
 #include <csignal>
 #include <exception>
 #include <iostream>
@@ -18,17 +13,7 @@
 #include "options.h"
 #include "tern/tern.h"
 #include "transfer.h"
-
-namespace {
-
-void printVersion() {
-  std::cout << "tern " << tern::version() << " " << OpenSSL_version(OPENSSL_VERSION) << " zlib/"
-            << zlibVersion() << " libidn2/" << idn2_check_version(nullptr) << " libpsl/"
-            << psl_get_version() << "\n"
-            << "Protocols: http https\n";
-}
-
-}  // namespace
+#include "version_info.h"
 
 int main(int argc, char** argv) {
   // A closed stdout (tern URL | head) is a write error (exit 23), as in curl, not a signal.
@@ -42,7 +27,7 @@ int main(int argc, char** argv) {
   }
   const tern::tool::Options& options = commandLine.options;
   if (options.showVersion) {
-    printVersion();
+    tern::tool::printVersion(std::cout);
     return tern::tool::kExitOk;
   }
   try {

@@ -4,14 +4,12 @@
 #include <string>
 #include <utility>
 
-#include "exit_code.h"
 #include "message_text.h"
+#include "request_factory.h"
 
 namespace tern::tool {
 
-NetworkObserver::NetworkObserver(std::vector<std::string> droppedHeaders,
-                                 std::optional<int64_t> maxRedirects)
-    : droppedHeaders_(std::move(droppedHeaders)), maxRedirects_(maxRedirects) {}
+NetworkObserver::NetworkObserver(const Options& options) : options_(options) {}
 
 void NetworkObserver::begin(const Call& call) {
   std::lock_guard lock(mutex_);
@@ -28,14 +26,11 @@ ExchangeLog NetworkObserver::take(const Call& call) {
 }
 
 Response NetworkObserver::intercept(Chain& chain) {
-  Request request = chain.request();
-  if (!droppedHeaders_.empty()) {
-    Request::Builder builder = request.newBuilder();
-    for (const std::string& name : droppedHeaders_) {
-      builder.removeHeader(name);
-    }
-    request = builder.build();
-  }
+  const Request& sent = chain.request();
+  Request request =
+      sent.newBuilder()
+          .headers(curlRequestHeaders(sent.headers(), options_, sent.body() == placeholderBody()))
+          .build();
 
   const Call* call = &chain.call();
   Response response = chain.proceed(request);
@@ -43,15 +38,7 @@ Response NetworkObserver::intercept(Chain& chain) {
   std::string head =
       responseHead(response.protocol(), response.code(), response.message(), response.headers());
   std::lock_guard lock(mutex_);
-  ExchangeLog& log = logs_[call];
-  log.responseHeads.push_back(std::move(head));
-
-  if (response.isRedirect() && response.header("Location")) {
-    if (maxRedirects_ && *maxRedirects_ >= 0 && log.redirects >= *maxRedirects_) {
-      throw TooManyRedirectsException(*maxRedirects_);
-    }
-    ++log.redirects;
-  }
+  logs_[call].responseHeads.push_back(std::move(head));
   return response;
 }
 

@@ -8,14 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "options.h"
 #include "tern/interceptor.h"
 
 namespace tern::tool {
 
 // What the NetworkObserver saw of one transfer's exchanges (each redirect hop and retry).
 struct ExchangeLog {
-  // Redirects the client followed or is about to follow.
-  int redirects = 0;
   // Each network response's head as received (status line, headers, blank line), in order: -i
   // prints them all, as curl -L -i does, and their bytes are %{size_header}.
   std::vector<std::string> responseHeads;
@@ -23,18 +22,16 @@ struct ExchangeLog {
 
 // The tool's network interceptor, for what only an interceptor can do (what a transfer's events
 // show, connections, -v and timings, is TransferEvents' job):
-// - It removes headers the client adds by itself (Host, User-Agent, ...) that -H "Name:" drops.
+// - It sends the request's headers as curl would (curlRequestHeaders(): curl's order, no
+//   Accept-Encoding without --compressed, none that -H "Name:" drops).
 // - It keeps every response head for -i and %{size_header}.
-// - With --max-redirs N it fails the call with TooManyRedirectsException when a response asks
-//   for the redirect after the Nth; the Client has no redirect limit of its own to set (it stops
-//   after 20 follow-ups).
 //
 // Thread-safe: with -Z many calls run at once, each with its own log, keyed by the call.
 // begin(call) starts a transfer's log and take(call) ends it.
 class NetworkObserver final : public Interceptor {
  public:
-  // `maxRedirects` is --max-redirs (nullopt or -1: the client's own limit).
-  NetworkObserver(std::vector<std::string> droppedHeaders, std::optional<int64_t> maxRedirects);
+  // `options` must outlive the observer.
+  explicit NetworkObserver(const Options& options);
 
   // Starts a new transfer's log for `call`.
   void begin(const Call& call);
@@ -44,8 +41,7 @@ class NetworkObserver final : public Interceptor {
   Response intercept(Chain& chain) override;
 
  private:
-  std::vector<std::string> droppedHeaders_;
-  std::optional<int64_t> maxRedirects_;
+  const Options& options_;
   std::mutex mutex_;  // Guards logs_.
   std::map<const Call*, ExchangeLog> logs_;
 };

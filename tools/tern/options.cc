@@ -2,7 +2,10 @@
 #include "options.h"
 
 #include <CLI/CLI.hpp>
+#include <vector>
+
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <fstream>
@@ -11,11 +14,15 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include "argument_words.h"
 
 namespace tern::tool {
 namespace {
 
-constexpr int kUsageError = 2;  // curl's CURLE_FAILED_INIT, its exit code for a bad command line.
+constexpr int kUsageError = 2;
+constexpr int kExitReadError =
+    26;  // curl's CURLE_READ_ERROR: a -K file that cannot be read.  // curl's CURLE_FAILED_INIT,
+         // its exit code for a bad command line.
 
 // Reads `path` ("-" is `in`) whole, or nullopt if it cannot be read.
 std::optional<std::string> readFileOrStdin(const std::string& path, std::istream& in) {
@@ -85,8 +92,81 @@ std::string describeParseError(const CLI::ParseError& e) {
 
 int usageError(std::ostream& err, const std::string& message) {
   err << "tern: " << message << "\n"
-      << "tern: try 'tern --help' for more information\n";
+      << "tern: try 'tern --help' or 'tern --manual' for more information\n";
   return kUsageError;
+}
+
+// curl's --help: "Usage:", then one line per option, " -d, --data <data>" and its description
+// from column 27, sorted by long name.
+void printHelp(const CLI::App& app, std::ostream& out) {
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->get_lnames().empty()) continue;
+    // The short names CLI11 cannot hold ('#' and digits); the pre-pass maps them.
+    static const std::map<std::string, std::string> kSpecialShort = {
+        {"progress-bar", "#"}, {"http1.0", "0"}, {"ipv4", "4"}, {"ipv6", "6"}};
+    auto special = kSpecialShort.find(option->get_lnames().front());
+    std::string names = special != kSpecialShort.end() ? " -" + special->second + ","
+                        : option->get_snames().empty() ? "    "
+                                                       : " -" + option->get_snames().front() + ",";
+    names += " --" + option->get_lnames().front();
+    if (option->get_expected_min() > 0) names += " " + option->get_type_name();
+    lines.emplace_back(option->get_lnames().front(), names);
+    std::string& line = lines.back().second;
+    line += std::string(line.size() < 26 ? 26 - line.size() : 1, ' ') + option->get_description();
+  }
+  std::sort(lines.begin(), lines.end());
+  out << "Usage: tern [options...] <url>\n";
+  for (const auto& [name, line] : lines) out << line << "\n";
+}
+
+// --manual: what the tool is, the options (as --help), and where it differs from curl.
+void printManual(const CLI::App& app, std::ostream& out) {
+  out << "tern - transfer a URL with the tern HTTP client, as curl does\n\n"
+         "SYNOPSIS\n    tern [options / URLs]\n\n"
+         "DESCRIPTION\n"
+         "    tern takes curl's options and gives curl's output and exit codes for HTTP and\n"
+         "    HTTPS URLs, on the tern library (HTTP/1.1 and HTTP/2, TLS on OpenSSL). Short\n"
+         "    options cluster (-sSL), \"--\" ends the options, -K reads a config file.\n"
+         "    Where tern differs from curl on purpose, docs/tool.md says so.\n\n"
+         "OPTIONS\n";
+  printHelp(app, out);
+}
+
+// curl's escaping for --data-urlencode: letters, digits and "-._~" stay, a space is '+', every
+// other byte %XX.
+std::string urlencode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string result;
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
+      result += c;
+    } else if (c == ' ') {
+      result += '+';
+    } else {
+      result += '%';
+      result += kHex[byte >> 4];
+      result += kHex[byte & 0xf];
+    }
+  }
+  return result;
+}
+
+// One --data-urlencode piece: "content", "=content", "name=content", "@file", "name@file"
+// (the file's content encoded), as curl reads them; nullopt if the file cannot be read.
+std::optional<std::string> urlencodedPiece(const std::string& spec, std::istream& in) {
+  size_t equals = spec.find('=');
+  size_t at = spec.find('@');
+  if (at != std::string::npos && (equals == std::string::npos || at < equals)) {
+    std::optional<std::string> content = readFileOrStdin(spec.substr(at + 1), in);
+    if (!content) return std::nullopt;
+    std::string name = spec.substr(0, at);
+    return (name.empty() ? "" : name + "=") + urlencode(*content);
+  }
+  if (equals == std::string::npos) return urlencode(spec);
+  std::string name = spec.substr(0, equals);
+  return (name.empty() ? "" : name + "=") + urlencode(spec.substr(equals + 1));
 }
 
 }  // namespace
@@ -142,7 +222,6 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   // As in curl, a repeated single-valued option takes its last value.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
-  std::vector<std::string> urls;
   std::vector<std::string> urlOptions;
   std::vector<std::string> outputs;
   std::vector<std::string> headers;
@@ -151,7 +230,6 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   std::vector<std::string> dataRaw;
   std::vector<std::string> form;
   std::string writeOut;
-  bool compressed = false;
   int remoteNames = 0;
 
   // Repeatable options take one value per occurrence, so "-d a URL" never swallows the URL.
@@ -159,87 +237,185 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
     return option->take_all()->expected(1)->allow_extra_args(false);
   };
 
-  CLI::Option* urlArgs = app.add_option("url", urls, "URLs to fetch (curl's globbing applies)");
-  CLI::Option* urlOption = repeatable(app.add_option("--url", urlOptions, "A URL to fetch"));
-  CLI::Option* method = app.add_option("-X,--request", "Request method to use");
-  repeatable(app.add_option("-H,--header", headers, "Header line to send (@file: one per line)"));
-  CLI::Option* dataOption = repeatable(app.add_option(
-      "-d,--data,--data-ascii", data, "POST data (@file strips CR/LF; @- reads stdin)"));
+  // A value's placeholder shows in --help, as curl's does ("-d, --data <data>").
+  auto value = [&](const std::string& names, std::string placeholder, const std::string& help) {
+    return app.add_option(names, help)->type_name(std::move(placeholder));
+  };
+  auto valueInto = [&](const std::string& names, auto& target, std::string placeholder,
+                       const std::string& help) {
+    return app.add_option(names, target, help)->type_name(std::move(placeholder));
+  };
+
+  CLI::Option* urlOption = repeatable(valueInto("--url", urlOptions, "<url>", "URL to work with"));
+  CLI::Option* method = value("-X,--request", "<method>", "Specify request method to use");
+  repeatable(
+      valueInto("-H,--header", headers, "<header/@file>", "Pass custom header(s) to server"));
+  CLI::Option* dataOption = repeatable(valueInto("-d,--data,--data-ascii", data, "<data>",
+                                                 "HTTP POST data (@file strips CR/LF; @- stdin)"));
   CLI::Option* dataBinaryOption = repeatable(
-      app.add_option("--data-binary", dataBinary, "POST data exactly as given (@file, @-)"));
+      valueInto("--data-binary", dataBinary, "<data>", "HTTP POST binary data (@file, @-)"));
   CLI::Option* dataRawOption =
-      repeatable(app.add_option("--data-raw", dataRaw, "POST data, '@' not special"));
-  repeatable(app.add_option("-F,--form", form, "Multipart form field: name=value, name=@file"));
-  CLI::Option* userAgent = app.add_option("-A,--user-agent", "User-Agent to send");
-  CLI::Option* user = app.add_option("-u,--user", "Server user and password (Basic auth)");
-  CLI::Option* outputOption =
-      repeatable(app.add_option("-o,--output", outputs, "Write the body to FILE (#N: glob value)"));
+      repeatable(valueInto("--data-raw", dataRaw, "<data>", "HTTP POST data, '@' allowed"));
+  repeatable(valueInto("-F,--form", form, "<name=content>", "Specify multipart MIME data"));
+  CLI::Option* userAgent = value("-A,--user-agent", "<name>", "Send User-Agent <name> to server");
+  CLI::Option* user = value("-u,--user", "<user:password>", "Server user and password");
+  CLI::Option* outputOption = repeatable(
+      valueInto("-o,--output", outputs, "<file>", "Write to file instead of stdout (#N: glob)"));
   CLI::Option* remoteName = app.add_flag("-O,--remote-name", remoteNames,
-                                         "Write the body to a file named like the URL's");
-  app.add_flag("-i,--include", options.include, "Include response headers in the output");
-  app.add_flag("-I,--head", options.head, "Fetch the headers only (HEAD)");
-  app.add_flag("-s,--silent", options.silent, "Silent mode: no error messages");
-  app.add_flag("-S,--show-error", options.showError, "Show errors even when silent");
-  app.add_flag("-v,--verbose", options.verbose, "Request and response headers on stderr");
-  app.add_flag("-f,--fail", options.fail, "Fail with exit code 22 on HTTP errors, no body");
-  app.add_flag("-L,--location", options.location, "Follow redirects (tern always does)");
-  app.add_flag("-g,--globoff", options.globOff, "Turn off URL globbing");
-  app.add_flag("--compressed", compressed, "Ask for a compressed response (tern always does)");
-  CLI::Option* maxRedirs = app.add_option("--max-redirs", "Maximum number of redirects allowed");
+                                         "Write output to a file named as the remote file");
+  app.add_flag("-i,--include", options.include, "Include protocol response headers in the output");
+  app.add_flag("-I,--head", options.head, "Show document info only");
+  app.add_flag("-s,--silent", options.silent, "Silent mode");
+  app.add_flag("-S,--show-error", options.showError, "Show error even when -s is used");
+  app.add_flag("-v,--verbose", options.verbose, "Make the operation more talkative");
+  app.add_flag("-f,--fail", options.fail, "Fail fast with no output on HTTP errors");
+  app.add_flag("-L,--location", options.location, "Follow redirects");
+  app.add_flag("-g,--globoff", options.globOff, "Disable URL sequences and ranges using {} and []");
+  app.add_flag("--compressed", options.compressed, "Request compressed response (gzip)");
+  bool disable = false;  // curl reads no .curlrc with -q; tern reads none anyway.
+  app.add_flag("-q,--disable", disable, "Disable .curlrc (tern reads none)");
+  std::vector<std::string> dataUrlencode;
+  std::vector<std::string> json;
+  CLI::Option* dataUrlencodeOption = repeatable(
+      valueInto("--data-urlencode", dataUrlencode, "<data>", "HTTP POST data URL-encoded"));
+  CLI::Option* jsonOption = repeatable(valueInto("--json", json, "<data>", "HTTP POST JSON"));
+  app.add_flag("-G,--get", options.get, "Put the post data in the URL and use GET");
+  CLI::Option* uploadFile =
+      value("-T,--upload-file", "<file>", "Transfer local FILE to destination");
+  CLI::Option* range = value("-r,--range", "<range>", "Retrieve only the bytes within RANGE");
+  CLI::Option* referer = value("-e,--referer", "<URL>", "Referrer URL");
+  CLI::Option* oauth2Bearer = value("--oauth2-bearer", "<token>", "OAuth 2 Bearer Token");
+  app.add_flag("--fail-with-body", options.failWithBody, "Fail on HTTP errors but save the body");
+  CLI::Option* dumpHeader =
+      value("-D,--dump-header", "<filename>", "Write the received headers to <filename>");
+  app.add_flag("--create-dirs", options.createDirs, "Create necessary local directory hierarchy");
+  CLI::Option* outputDir = value("--output-dir", "<dir>", "Directory to save files in");
+  bool netrc = false;
+  app.add_flag("-n,--netrc", netrc, "Must read .netrc for user name and password");
+  CLI::Option* netrcFile = value("--netrc-file", "<filename>", "Specify FILE for netrc");
+  CLI::Option* continueAt =
+      value("-C,--continue-at", "<offset>", "Resumed transfer offset (- for the file's size)");
+  CLI::Option* limitRate = value("--limit-rate", "<speed>", "Limit transfer speed to RATE");
+  app.add_flag("-R,--remote-time", options.remoteTime,
+               "Set the remote file's time on the local output");
+  CLI::Option* maxRedirs =
+      value("--max-redirs", "<num>", "Maximum number of redirects allowed (50)");
   CLI::Option* connectTimeout =
-      app.add_option("--connect-timeout", "Maximum time allowed to connect, in seconds");
-  CLI::Option* maxTime = app.add_option("-m,--max-time", "Maximum time for each transfer");
+      value("--connect-timeout", "<fractional seconds>", "Maximum time allowed for connection");
+  CLI::Option* maxTime =
+      value("-m,--max-time", "<fractional seconds>", "Maximum time allowed for transfer");
   CLI::Option* writeOutOption =
-      app.add_option("-w,--write-out", writeOut, "Output FORMAT after each transfer (@file)");
+      valueInto("-w,--write-out", writeOut, "<format>", "Use output FORMAT after completion");
   app.add_flag("--trace-events", options.traceEvents,
                "Every call's events on stderr: <ms> <call#> <event> [details]");
   CLI::Option* waterfall =
-      app.add_option("--waterfall", "Draw the run's calls as a waterfall chart in FILE.svg");
+      value("--waterfall", "<file.svg>", "Draw the run's calls as a waterfall chart");
   app.add_flag("-V,--version", options.showVersion, "Show version number and quit");
-  app.add_flag("--progress-bar", options.progressBar, "Display transfer progress as a bar (-#)");
+  app.add_flag("--progress-bar", options.progressBar, "Display transfer progress as a bar");
   app.add_flag("--no-progress-meter", options.noProgressMeter, "Do not show the progress meter");
   app.add_flag("--demo", options.demo,
                "Fetch a few URLs from an in-process HTTPS server and explain what happened");
-  CLI::Option* caCert = app.add_option("--cacert", "CA certificates (PEM) to verify the peer");
-  app.add_flag("-k,--insecure", options.insecure, "Do not verify the server's certificate");
+  CLI::Option* caCert = value("--cacert", "<file>", "CA certificate to verify peer against");
+  app.add_flag("-k,--insecure", options.insecure, "Allow insecure server connections");
   CLI::Option* pinnedPubKey =
-      app.add_option("--pinnedpubkey", "Public key pins: sha256//BASE64[;sha256//BASE64...]");
-  CLI::Option* clientCert = app.add_option("-E,--cert", "Client certificate file (PEM)");
-  CLI::Option* clientKey = app.add_option("--key", "Private key file (PEM) for --cert");
+      value("--pinnedpubkey", "<hashes>", "Public key pins: sha256//BASE64[;sha256//BASE64]");
+  CLI::Option* clientCert = value("-E,--cert", "<certificate>", "Client certificate file (PEM)");
+  CLI::Option* clientKey = value("--key", "<key>", "Private key file name (PEM)");
   bool tls12 = false;
   bool tls13 = false;
   app.add_flag("--tlsv1.2", tls12, "Use TLSv1.2 or greater");
   app.add_flag("--tlsv1.3", tls13, "Use TLSv1.3 or greater");
-  bool http11Flag = false;  // The last of the three wins: read in parse order below.
+  bool http10Flag = false;  // The last of these wins: read in parse order below.
+  bool http11Flag = false;
   bool http2Flag = false;
   bool http2PriorKnowledgeFlag = false;
-  CLI::Option* http11 = app.add_flag("--http1.1", http11Flag, "Use HTTP/1.1");
-  CLI::Option* http2 =
-      app.add_flag("--http2", http2Flag, "Use HTTP/2 where TLS offers it (the default)");
-  CLI::Option* http2PriorKnowledge =
-      app.add_flag("--http2-prior-knowledge", http2PriorKnowledgeFlag,
-                   "Use HTTP/2 without negotiation (cleartext)");
+  CLI::Option* http10 = app.add_flag("--http1.0", http10Flag, "Use HTTP 1.0 (tern sends HTTP/1.1)");
+  CLI::Option* http11 = app.add_flag("--http1.1", http11Flag, "Use HTTP 1.1");
+  CLI::Option* http2 = app.add_flag("--http2", http2Flag, "Use HTTP 2 (where TLS offers it)");
+  CLI::Option* http2PriorKnowledge = app.add_flag(
+      "--http2-prior-knowledge", http2PriorKnowledgeFlag, "Use HTTP 2 without HTTP/1.1 Upgrade");
+  bool ipv4Flag = false;
+  bool ipv6Flag = false;
+  CLI::Option* ipv4 = app.add_flag("--ipv4", ipv4Flag, "Resolve names to IPv4 addresses");
+  CLI::Option* ipv6 = app.add_flag("--ipv6", ipv6Flag, "Resolve names to IPv6 addresses");
   app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");
   CLI::Option* parallelMax =
-      app.add_option("--parallel-max", "Maximum concurrency for parallel transfers (50)");
+      value("--parallel-max", "<num>", "Maximum concurrency for parallel transfers (50)");
+  value("-K,--config", "<file>", "Read config from a file");
+  bool manual = false;
+  app.add_flag("-M,--manual", manual, "Display the full manual");
 
-  // CLI11 takes no '#' as a short option name, so -# is spelled out (unless it is the value of
-  // the option before it, as in -d -#).
-  std::vector<std::string> spelled = args;
-  for (size_t i = 0; i < spelled.size(); ++i) {
-    const CLI::Option* before = i > 0 ? app.get_option_no_throw(args[i - 1]) : nullptr;
-    if (args[i] == "-#" && (before == nullptr || before->get_type_size() == 0)) {
-      spelled[i] = "--progress-bar";
-    }
+  // curl's own reading of the words (clusters, "--", values that look like options), so CLI11
+  // sees each option spelled one way.
+  OptionTable table;
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->get_lnames().empty()) continue;
+    OptionSpelling spelling{"--" + option->get_lnames().front(), option->get_expected_min() > 0};
+    for (const std::string& name : option->get_lnames()) table.longNames["--" + name] = spelling;
+    for (const std::string& name : option->get_snames()) table.shortNames[name[0]] = spelling;
   }
-  std::vector<std::string> reversed(spelled.rbegin(), spelled.rend());  // CLI11 parses backwards.
+  table.shortNames['#'] = table.longNames["--progress-bar"];
+  table.shortNames['0'] = table.longNames["--http1.0"];
+  table.shortNames['4'] = table.longNames["--ipv4"];
+  table.shortNames['6'] = table.longNames["--ipv6"];
+  // -K/--config FILE: the file's words in its place ("-" is stdin), as curl reads them.
+  std::vector<std::string> expanded;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::optional<std::string> config;
+    const std::string& word = args[i];
+    if (word == "--config" && i + 1 < args.size()) {
+      config = args[++i];
+    } else if (word.size() > 1 && word[0] == '-' && word[1] != '-') {
+      // -K in a cluster of flags: "-sK file", "-sKfile".
+      for (size_t j = 1; j < word.size(); ++j) {
+        if (word[j] == 'K') {
+          if (j > 1) expanded.push_back(word.substr(0, j));
+          if (j + 1 < word.size()) {
+            config = word.substr(j + 1);
+          } else if (i + 1 < args.size()) {
+            config = args[++i];
+          }
+          break;
+        }
+        auto letter = table.shortNames.find(word[j]);
+        if (letter == table.shortNames.end() || letter->second.takesValue) break;
+      }
+    }
+    if (!config) {
+      expanded.push_back(word);
+      continue;
+    }
+    std::optional<std::string> text = readFileOrStdin(*config, in);
+    if (!text) {
+      if (std::find(args.begin(), args.end(), "-s") == args.end()) {
+        err << "tern: cannot read config from '" << *config << "'\n";
+      }
+      usageError(err, "option -K: error encountered when reading a file");
+      result.exitCode = kExitReadError;
+      return result;
+    }
+    for (std::string& word : configFileWords(*text)) expanded.push_back(std::move(word));
+  }
+  ArgumentWords words = normalizeArguments(expanded, table);
+  if (!words.error.empty()) {
+    result.exitCode = usageError(err, words.error);
+    return result;
+  }
+  std::vector<std::string> reversed(words.words.rbegin(), words.words.rend());  // CLI11 parses
+                                                                                // backwards.
   try {
     app.parse(reversed);
-  } catch (const CLI::CallForHelp& e) {
-    result.exitCode = app.exit(e, out, err);
+  } catch (const CLI::CallForHelp&) {
+    printHelp(app, out);
+    result.exitCode = 0;
     return result;
   } catch (const CLI::ParseError& e) {
     result.exitCode = usageError(err, describeParseError(e));
+    return result;
+  }
+  if (manual) {
+    printManual(app, out);
+    result.exitCode = 0;
     return result;
   }
   for (const std::string& extra : app.remaining()) {
@@ -295,11 +471,21 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
        {std::pair{method, &options.method}, std::pair{userAgent, &options.userAgent},
         std::pair{user, &options.user}, std::pair{caCert, &options.caCert},
         std::pair{clientCert, &options.clientCert}, std::pair{clientKey, &options.clientKey},
-        std::pair{waterfall, &options.waterfall}}) {
+        std::pair{waterfall, &options.waterfall}, std::pair{uploadFile, &options.uploadFile},
+        std::pair{range, &options.range}, std::pair{referer, &options.referer},
+        std::pair{oauth2Bearer, &options.oauth2Bearer}, std::pair{dumpHeader, &options.dumpHeader},
+        std::pair{outputDir, &options.outputDir}, std::pair{netrcFile, &options.netrcFile},
+        std::pair{limitRate, &options.limitRate}, std::pair{continueAt, &options.continueAt}}) {
     if (*option) {
       *target = option->as<std::string>();
     }
   }
+
+  if (netrc && !options.netrcFile) {
+    const char* home = std::getenv("HOME");
+    options.netrcFile = std::string(home != nullptr ? home : "") + "/.netrc";
+  }
+  if (options.uploadFile == "-") options.uploadStdin = readFileOrStdin("-", in).value_or("");
 
   // As in curl, the highest minimum asked for wins.
   if (tls13) {
@@ -337,14 +523,14 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   std::vector<std::string> dataPieces;
   for (const CLI::Option* option : app.parse_order()) {
     size_t index = taken[option]++;
-    if (option == http11) options.httpVersion = Options::HttpVersion::kHttp11;
+    if (option == http10 || option == http11) options.httpVersion = Options::HttpVersion::kHttp11;
+    if (option == ipv4) options.ipResolve = Options::IpResolve::kIpv4;
+    if (option == ipv6) options.ipResolve = Options::IpResolve::kIpv6;
     if (option == http2) options.httpVersion = Options::HttpVersion::kHttp2;
     if (option == http2PriorKnowledge) {
       options.httpVersion = Options::HttpVersion::kHttp2PriorKnowledge;
     }
-    if (option == urlArgs) {
-      options.urls.push_back(urls.at(index));
-    } else if (option == urlOption) {
+    if (option == urlOption) {
       options.urls.push_back(urlOptions.at(index));
     } else if (option == outputOption) {
       options.outputs.push_back({OutputSpec::Kind::kFile, outputs.at(index)});
@@ -369,6 +555,28 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       dataPieces.push_back(std::move(*content));
     } else if (option == dataRawOption) {
       dataPieces.push_back(dataRaw.at(index));
+    } else if (option == dataUrlencodeOption) {
+      std::optional<std::string> piece = urlencodedPiece(dataUrlencode.at(index), in);
+      if (!piece) {
+        warn("Couldn't read data from file, this makes an empty POST.");
+        piece.emplace();
+      }
+      dataPieces.push_back(std::move(*piece));
+    } else if (option == jsonOption) {
+      // curl joins --json pieces with nothing between them.
+      const std::string& value = json.at(index);
+      std::optional<std::string> content =
+          value.starts_with('@') ? readFileOrStdin(value.substr(1), in) : value;
+      if (!content) {
+        warn("Couldn't read data from file \"" + value.substr(1) + "\", this makes an empty POST.");
+        content.emplace();
+      }
+      if (options.json && !dataPieces.empty()) {
+        dataPieces.back() += *content;
+      } else {
+        dataPieces.push_back(std::move(*content));
+      }
+      options.json = true;
     }
   }
   if (!dataPieces.empty()) {
@@ -429,7 +637,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
                                  "POST (-d, --data) and multipart formpost (-F, --form).");
     return result;
   }
-  if (options.head && (options.data || !options.form.empty())) {
+  if (options.head && ((options.data && !options.get) || !options.form.empty())) {
     result.exitCode =
         usageError(err, std::string("You can only select one HTTP request method! You "
                                     "asked for both HEAD (-I, --head) and ") +

@@ -42,11 +42,30 @@ struct Options {
 
   std::optional<std::string> method;     // -X/--request
   std::vector<std::string> headers;      // -H/--header lines, in order; "@file" already read.
-  std::optional<std::string> data;       // -d/--data, --data-binary, --data-raw, joined with '&'.
+  std::optional<std::string> data;       // -d/--data, --data-binary, --data-raw,
+                                         // --data-urlencode, --json, joined with '&'.
   std::vector<FormField> form;           // -F/--form
   std::optional<std::string> userAgent;  // -A/--user-agent; "" sends none.
   std::optional<std::string> user;       // -u/--user "user:password"
   std::optional<std::string> writeOut;   // -w/--write-out, "@file" already read.
+
+  bool get = false;                         // -G/--get: the data goes in the query of a GET.
+  bool json = false;                        // The data came from --json (its type and Accept).
+  std::optional<std::string> uploadFile;    // -T/--upload-file: PUT this file ("-": stdin).
+  std::string uploadStdin;                  // With -T -: stdin, read while parsing.
+  std::optional<std::string> range;         // -r/--range: "Range: bytes=RANGE".
+  std::optional<std::string> referer;       // -e/--referer: the Referer (";auto" ignored).
+  std::optional<std::string> oauth2Bearer;  // --oauth2-bearer: "Authorization: Bearer TOKEN".
+  bool failWithBody = false;                // --fail-with-body: exit 22 for >= 400, body kept.
+  std::optional<std::string> dumpHeader;    // -D/--dump-header FILE ("-": stdout).
+  bool createDirs = false;                  // --create-dirs: make the output file's directories.
+  std::optional<std::string> outputDir;     // --output-dir: where -o and -O files go.
+  // -n/--netrc (~/.netrc), --netrc-file FILE: the host's login and password from it (no -u).
+  std::optional<std::string> netrcFile;
+  std::optional<std::string> limitRate;  // --limit-rate SPEED: "100K", "1M" bytes a second.
+  // -C/--continue-at: resume at this byte offset, or ("-") at the output file's size.
+  std::optional<std::string> continueAt;
+  bool remoteTime = false;  // -R/--remote-time: the file's time from Last-Modified.
 
   bool include = false;                  // -i/--include: response headers before the body.
   bool head = false;                     // -I/--head
@@ -54,9 +73,10 @@ struct Options {
   bool showError = false;                // -S/--show-error: errors even when silent.
   int verbose = 0;                       // -v/--verbose: request and response headers on stderr.
   bool fail = false;                     // -f/--fail: no body and exit 22 for a status >= 400.
-  bool location = false;                 // -L/--location: accepted; redirects are always followed.
+  bool location = false;                 // -L/--location: follow redirects.
   bool globOff = false;                  // -g/--globoff
-  std::optional<int64_t> maxRedirs;      // --max-redirs; -1 is as many as the client allows.
+  bool compressed = false;               // --compressed: ask for gzip and decode it.
+  std::optional<int64_t> maxRedirs;      // --max-redirs (-L's limit; 50 if not given); -1: none.
   std::optional<double> connectTimeout;  // --connect-timeout, seconds.
   std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.
   bool traceEvents = false;              // --trace-events: every call's events on stderr.
@@ -79,12 +99,18 @@ struct Options {
   // Upgrade), --http2-prior-knowledge (cleartext HTTP/2 without negotiation). The last one wins.
   enum class HttpVersion { kDefault, kHttp11, kHttp2, kHttp2PriorKnowledge };
   HttpVersion httpVersion = HttpVersion::kDefault;
+  // -4/--ipv4, -6/--ipv6: resolve names to addresses of one family only (the last one wins).
+  enum class IpResolve { kAny, kIpv4, kIpv6 };
+  IpResolve ipResolve = IpResolve::kAny;
   bool parallel = false;  // -Z/--parallel: transfers run at once, through the dispatcher.
   int parallelMax = 50;   // --parallel-max: at most this many at once (curl: 1..300).
 
   // True if error messages are printed: not silent, or silent with -S.
   bool showErrors() const { return !silent || showError; }
 };
+
+// curl's --max-redirs when none is given.
+constexpr int64_t kDefaultMaxRedirs = 50;
 
 // The result of reading the command line: the options, or the exit code to stop with (after
 // --help, or a usage error already printed).

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -45,16 +46,35 @@ std::string remoteFileName(std::string_view url) {
   return std::string(name);
 }
 
-std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansion) {
+std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansion,
+                           const std::optional<std::string>& outputDir) {
+  std::string name;
   switch (spec.kind) {
     case OutputSpec::Kind::kStdout:
       return "";
     case OutputSpec::Kind::kRemoteName:
-      return remoteFileName(expansion.url);
+      name = remoteFileName(expansion.url);
+      break;
     case OutputSpec::Kind::kFile:
-      return spec.fileName == "-" ? "" : substituteGlobValues(spec.fileName, expansion.values);
+      if (spec.fileName == "-") return "";
+      name = substituteGlobValues(spec.fileName, expansion.values);
+      break;
   }
-  return "";
+  if (outputDir && !outputDir->empty()) {
+    name = *outputDir + (outputDir->ends_with('/') ? "" : "/") + name;
+  }
+  return name;
+}
+
+void createDirectories(const std::string& fileName) {
+  std::filesystem::path parent = std::filesystem::path(fileName).parent_path();
+  if (parent.empty()) return;
+  std::error_code error;
+  std::filesystem::create_directories(parent, error);
+  if (error) {
+    throw ToolException(kExitWriteError,
+                        "Failed to create the file " + fileName + ": " + error.message());
+  }
 }
 
 OutputFiles::~OutputFiles() {
@@ -63,10 +83,11 @@ OutputFiles::~OutputFiles() {
   }
 }
 
-std::pair<int, bool> OutputFiles::open(const std::string& fileName) {
+std::pair<int, bool> OutputFiles::open(const std::string& fileName, bool append) {
   std::lock_guard lock(mutex_);
   if (auto kept = devices_.find(fileName); kept != devices_.end()) return {kept->second, false};
-  int fd = ::open(fileName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int fd = ::open(fileName.c_str(), O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) | O_CLOEXEC,
+                  0666);
   if (fd < 0) failToWrite(fileName, errno);
   struct stat status {};
   if (::fstat(fd, &status) == 0 && S_ISCHR(status.st_mode)) {
@@ -78,12 +99,13 @@ std::pair<int, bool> OutputFiles::open(const std::string& fileName) {
 
 Output::Output(std::ostream& stream) : stream_(&stream) {}
 
-Output::Output(const std::string& fileName, OutputFiles* files) : fileName_(fileName) {
+Output::Output(const std::string& fileName, OutputFiles* files, bool append) : fileName_(fileName) {
   if (files != nullptr) {
-    std::tie(fd_, closeFd_) = files->open(fileName);
+    std::tie(fd_, closeFd_) = files->open(fileName, append);
     return;
   }
-  fd_ = ::open(fileName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  fd_ = ::open(fileName.c_str(), O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) | O_CLOEXEC,
+               0666);
   if (fd_ < 0) failToWrite(fileName_, errno);
   closeFd_ = true;
 }

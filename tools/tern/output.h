@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -21,8 +22,14 @@ namespace tern::tool {
 std::string remoteFileName(std::string_view url);
 
 // The file one expansion of a URL writes its body to: the -o name with its "#N" references
-// replaced, the remote name for -O, or "" for stdout (also for "-o -").
-std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansion);
+// replaced, the remote name for -O, or "" for stdout (also for "-o -"); in `outputDir`
+// (--output-dir) if given.
+std::string outputFileName(const OutputSpec& spec, const GlobExpansion& expansion,
+                           const std::optional<std::string>& outputDir = std::nullopt);
+
+// --create-dirs: makes the directories `fileName` is in. Throws ToolException (exit 23) if it
+// cannot.
+void createDirectories(const std::string& fileName);
 
 // The files a run's transfers write their bodies to. Each transfer's file is created (or
 // truncated) for it, as curl does; but a character device (/dev/null, a terminal) is opened
@@ -39,7 +46,8 @@ class OutputFiles {
   // A descriptor open for writing `fileName`, and true if the caller must close it (false for a
   // kept device). Throws ToolException (exit 23) naming the file and the system's reason if it
   // cannot be opened.
-  std::pair<int, bool> open(const std::string& fileName);
+  // With `append` (-C), the file is not truncated and writes go to its end.
+  std::pair<int, bool> open(const std::string& fileName, bool append = false);
 
  private:
   std::mutex mutex_;
@@ -54,7 +62,8 @@ class Output {
   explicit Output(std::ostream& stream);
   // Creates the file `fileName` (through `files`, which must outlive this, if given). Throws
   // ToolException (exit 23) naming it and the system's reason if it cannot be created.
-  explicit Output(const std::string& fileName, OutputFiles* files = nullptr);
+  // With `append` (-C), an existing file is kept and written at its end.
+  explicit Output(const std::string& fileName, OutputFiles* files = nullptr, bool append = false);
   Output(const Output&) = delete;
   Output& operator=(const Output&) = delete;
   ~Output();

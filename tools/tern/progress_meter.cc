@@ -151,7 +151,11 @@ void ProgressMeter::update(int64_t downloaded, int64_t uploaded) {
 }
 
 void ProgressMeter::finish() {
-  if (!shown_) return;
+  if (!shown_ && style_ == Style::kMeter) {
+    // A transfer within its first second: curl's header, its line of zeros, then the end.
+    err_ << meterHeader() << meterLine(ProgressState{});
+    shown_ = true;
+  }
   draw(now_());
   err_ << "\n";
   err_.flush();

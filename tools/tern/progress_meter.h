@@ -43,9 +43,11 @@ std::string meterLine(const ProgressState& state);
 std::string progressBarLine(const ProgressState& state, int width, int position);
 
 // Draws curl's progress meter for one transfer on a terminal (the caller decides that it is
-// one, and that -s is not given). Nothing is shown for a transfer that ends within its first
-// second; after that the meter (or bar) is redrawn at most once a second, and finish() draws the
-// final state and ends the line. Time comes from `now`, so tests can drive it. Not thread-safe.
+// one, and that -s is not given). The meter (or bar) is drawn at most once a second from the
+// first second on, and finish() draws the final state and ends the line; a transfer that ends
+// within its first second shows what curl shows for it: the header, a line of zeros and the
+// final line (the bar: its final frame). Time comes from `now`, so tests can drive it. Not
+// thread-safe.
 class ProgressMeter {
  public:
   using Clock = std::chrono::steady_clock;
@@ -64,7 +66,7 @@ class ProgressMeter {
   // Bytes moved so far; draws if a second has passed since the start and since the last draw.
   void update(int64_t downloaded, int64_t uploaded = 0);
 
-  // The transfer ended: if anything was drawn, draws the final state and a newline.
+  // The transfer ended: draws the final state and a newline.
   void finish();
 
   // True once the meter has drawn something for this transfer.

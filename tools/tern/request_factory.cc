@@ -83,9 +83,20 @@ std::optional<CustomHeader> parseHeaderLine(std::string_view line) {
 
 std::vector<CustomHeader> customHeaders(const Options& options) {
   std::vector<CustomHeader> result;
+
   for (const std::string& line : options.headers) {
     if (std::optional<CustomHeader> header = parseHeaderLine(line)) {
       result.push_back(std::move(*header));
+    }
+  }
+  if (options.json) {
+    // --json's headers follow the -H ones, as curl appends them, unless -H set them.
+    for (auto [name, value] :
+         {std::pair{"Content-Type", "application/json"}, std::pair{"Accept", "application/json"}}) {
+      if (std::none_of(result.begin(), result.end(),
+                       [&](const CustomHeader& h) { return equalsIgnoreCase(h.name, name); })) {
+        result.push_back({name, value});
+      }
     }
   }
   return result;
@@ -177,6 +188,43 @@ std::shared_ptr<RequestBody> formBody(const std::vector<FormField>& fields) {
 
 }  // namespace
 
+std::optional<std::string> netrcLogin(const std::string& path, std::string_view host) {
+  std::optional<std::string> content = readFile(path);
+  if (!content) return std::nullopt;
+  std::vector<std::string> tokens;
+  std::string token;
+  for (char c : *content) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (!token.empty()) tokens.push_back(std::move(token));
+      token.clear();
+    } else {
+      token += c;
+    }
+  }
+  if (!token.empty()) tokens.push_back(std::move(token));
+  // machine NAME login USER password PASS ... | default login USER password PASS
+  bool matching = false;
+  std::optional<std::string> login;
+  std::optional<std::string> password;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& word = tokens[i];
+    bool hasNext = i + 1 < tokens.size();
+    if (word == "machine" || word == "default") {
+      if (matching && login) break;  // The entry for `host` is complete.
+      matching = word == "default" || (hasNext && equalsIgnoreCase(tokens[i + 1], host));
+      if (word == "machine") ++i;
+      login.reset();
+      password.reset();
+    } else if (matching && word == "login" && hasNext) {
+      login = tokens[++i];
+    } else if (matching && word == "password" && hasNext) {
+      password = tokens[++i];
+    }
+  }
+  if (!matching || !login) return std::nullopt;
+  return *login + ":" + password.value_or("");
+}
+
 HttpUrl parseCommandLineUrl(std::string_view text) {
   std::string url(text);
   size_t separator = url.find("://");
@@ -200,7 +248,17 @@ HttpUrl parseCommandLineUrl(std::string_view text) {
 }
 
 Request buildRequest(const Options& options, std::string_view urlText) {
-  HttpUrl url = parseCommandLineUrl(urlText);
+  std::string urlString(urlText);
+  if (options.uploadFile && options.uploadFile != "-" && urlString.ends_with('/')) {
+    // curl -T file URL/: the file's name is the last path segment.
+    urlString += std::filesystem::path(*options.uploadFile).filename().string();
+  }
+  if (options.get && options.data && !options.data->empty()) {
+    size_t fragment = urlString.find('#');
+    std::string query = (urlString.find('?') < fragment ? "&" : "?") + *options.data;
+    urlString.insert(fragment == std::string::npos ? urlString.size() : fragment, query);
+  }
+  HttpUrl url = parseCommandLineUrl(urlString);
   std::vector<CustomHeader> custom = customHeaders(options);
   auto customized = [&](std::string_view name) {
     return std::any_of(custom.begin(), custom.end(),
@@ -214,8 +272,24 @@ Request buildRequest(const Options& options, std::string_view urlText) {
       headers.addUnsafeNonAscii("User-Agent", userAgent);
     }
     headers.add("Accept", "*/*");
-    if (options.user) {
+    if (options.oauth2Bearer) {
+      headers.addUnsafeNonAscii("Authorization", "Bearer " + *options.oauth2Bearer);
+    } else if (options.user) {
       headers.add("Authorization", basicAuthorization(*options.user));
+    } else if (options.netrcFile) {
+      if (std::optional<std::string> login = netrcLogin(*options.netrcFile, url.host())) {
+        headers.add("Authorization", basicAuthorization(*login));
+      }
+    }
+    if (options.range) {
+      headers.addUnsafeNonAscii("Range", "bytes=" + *options.range);
+    }
+    if (options.referer) {
+      std::string referer = *options.referer;
+      if (size_t automatic = referer.find(";auto"); automatic != std::string::npos) {
+        referer.erase(automatic);  // tern does not set the Referer on redirects.
+      }
+      if (!referer.empty()) headers.addUnsafeNonAscii("Referer", referer);
     }
     // A custom header replaces tern's own of that name; several custom ones are all sent.
     std::set<std::string, CaseInsensitiveLess> replaced;
@@ -229,7 +303,15 @@ Request buildRequest(const Options& options, std::string_view urlText) {
     }
 
     std::shared_ptr<RequestBody> body;
-    if (options.data) {
+    if (options.uploadFile) {
+      if (*options.uploadFile == "-") {
+        body = RequestBody::create(toBytes(options.uploadStdin), std::nullopt);
+      } else {
+        std::filesystem::path path(*options.uploadFile);
+        if (!readFile(path)) failToRead();
+        body = RequestBody::fromFile(path, std::nullopt);
+      }
+    } else if (options.data && !options.get) {
       // A -H Content-Type (or its removal) wins over the form type, so the body has none then.
       std::optional<MediaType> type;
       if (!customized("Content-Type")) {
@@ -240,22 +322,65 @@ Request buildRequest(const Options& options, std::string_view urlText) {
       body = formBody(options.form);
     }
 
-    std::string method;
-    if (options.method) {
-      method = *options.method;
-    } else if (options.head) {
-      method = "HEAD";
-    } else {
-      method = body ? "POST" : "GET";
-    }
-    if (!body && std::find(kMethodsWithBody.begin(), kMethodsWithBody.end(), method) !=
-                     kMethodsWithBody.end()) {
-      body = RequestBody::create(std::vector<std::byte>(), std::nullopt);
+    std::string method = options.method.value_or(impliedMethod(options));
+    if (!body && methodNeedsBody(method)) {
+      body = placeholderBody();
     }
     return Request::Builder().url(url).headers(headers.build()).method(method, body).build();
   } catch (const std::invalid_argument& e) {
     throw ToolException(kExitBadFunctionArgument, e.what());
   }
+}
+
+const std::shared_ptr<RequestBody>& placeholderBody() {
+  static const std::shared_ptr<RequestBody> body =
+      RequestBody::create(std::vector<std::byte>(), std::nullopt);
+  return body;
+}
+
+bool methodNeedsBody(std::string_view method) {
+  return std::find(kMethodsWithBody.begin(), kMethodsWithBody.end(), method) !=
+         kMethodsWithBody.end();
+}
+
+Headers curlRequestHeaders(const Headers& sent, const Options& options, bool placeholder) {
+  std::vector<CustomHeader> custom = customHeaders(options);
+  std::set<std::string, CaseInsensitiveLess> customNames;
+  for (const CustomHeader& header : custom) customNames.insert(header.name);
+  std::set<std::string, CaseInsensitiveLess> dropped;
+  for (const std::string& name : droppedClientHeaders(options)) dropped.insert(name);
+  if (!customNames.contains("Connection")) dropped.insert("Connection");
+  if (!options.compressed && !customNames.contains("Accept-Encoding")) {
+    dropped.insert("Accept-Encoding");
+  }
+  if (placeholder && !customNames.contains("Content-Length")) dropped.insert("Content-Length");
+
+  Headers::Builder result;
+  std::set<std::string, CaseInsensitiveLess> placed;
+  auto place = [&](std::string_view name) {
+    if (placed.contains(name) || dropped.contains(name)) return;
+    placed.insert(std::string(name));
+    for (const auto& [fieldName, value] : sent) {
+      if (equalsIgnoreCase(fieldName, name)) result.addUnsafeNonAscii(fieldName, value);
+    }
+  };
+  place("Host");  // First even when -H sets it, as curl sends it.
+  for (std::string_view name :
+       {"Authorization", "Range", "User-Agent", "Accept", "Accept-Encoding", "Referer"}) {
+    if (!customNames.contains(name)) place(name);
+  }
+  for (const CustomHeader& header : custom) place(header.name);
+  place("Content-Length");
+  place("Content-Type");
+  for (const auto& [name, value] : sent) place(name);
+  return result.build();
+}
+
+std::string impliedMethod(const Options& options) {
+  if (options.head) return "HEAD";
+  if (options.uploadFile) return "PUT";
+  if (options.get) return "GET";
+  return options.data || !options.form.empty() ? "POST" : "GET";
 }
 
 std::vector<std::string> droppedClientHeaders(const Options& options) {

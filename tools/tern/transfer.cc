@@ -1,26 +1,37 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "transfer.h"
 
+#include <sys/time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <thread>
+#include <typeinfo>
 #include <vector>
 
 #include "exit_code.h"
 #include "output.h"
+#include "redirect_follower.h"
 #include "request_factory.h"
 #include "tern/buffered_source.h"
 #include "tern/call.h"
 #include "tern/callback.h"
 #include "tern/dispatcher.h"
+#include "tern/dns.h"
+#include "tern/exceptions.h"
+#include "tern/inet_address.h"
 #include "tern/response.h"
 #include "tls_setup.h"
 #include "transfer_timing.h"
@@ -42,8 +53,20 @@ std::chrono::nanoseconds seconds(double value) {
   return std::max(duration, kShortestTimeout);
 }
 
+// -4/-6: the system's addresses of one family; a name without one is not found (exit 6). (An IP
+// literal of the other family is refused before the call, as curl's exit 7.)
+std::shared_ptr<Dns> familyDns(bool ipv6) {
+  return Dns::of([ipv6](const std::string& hostname) {
+    std::vector<InetAddress> addresses = Dns::system()->lookup(hostname);
+    std::erase_if(addresses, [&](const InetAddress& a) { return a.isIpv6() != ipv6; });
+    if (!addresses.empty()) return addresses;
+    throw UnknownHostException("Could not resolve host: " + hostname);
+  });
+}
+
 Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer,
-                  std::shared_ptr<TransferEvents> events, std::ostream& err) {
+                  std::shared_ptr<TransferEvents> events,
+                  const std::shared_ptr<RedirectFollower>& follower, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
@@ -58,6 +81,7 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
   }
   switch (options.httpVersion) {
     case Options::HttpVersion::kHttp11:
+      events->setAlpnOffers("http/1.1");
       builder.protocols({Protocol::HTTP_1_1});
       break;
     case Options::HttpVersion::kHttp2PriorKnowledge:
@@ -68,6 +92,9 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
       builder.protocols({Protocol::HTTP_2, Protocol::HTTP_1_1});
       break;
   }
+  if (options.ipResolve != Options::IpResolve::kAny) {
+    builder.dns(familyDns(options.ipResolve == Options::IpResolve::kIpv6));
+  }
   if (options.parallel) {
     // -Z: as many calls at once as --parallel-max allows, to one host or many.
     auto dispatcher = std::make_shared<Dispatcher>();
@@ -75,9 +102,98 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
     dispatcher->setMaxRequestsPerHost(options.parallelMax);
     builder.dispatcher(std::move(dispatcher));
   }
+  // curl follows redirects only with -L, and its own way (see redirect_follower.h).
+  builder.followRedirects(false);
+  if (follower) builder.addInterceptor(follower);
   builder.addNetworkInterceptor(std::move(observer));
   builder.eventListenerFactory(std::move(events));
   return builder.build();
+}
+
+// -L's redirect follower, or null without -L.
+std::shared_ptr<RedirectFollower> makeFollower(const Options& options,
+                                               const std::shared_ptr<TransferEvents>& events) {
+  if (!options.location) return nullptr;
+  auto listener = [events](const Call& call, const Response& redirect, const Request& next,
+                           bool switchedToGet) {
+    events->followRedirect(call, redirect, next, switchedToGet);
+  };
+  return std::make_shared<RedirectFollower>(options.maxRedirs.value_or(kDefaultMaxRedirs),
+                                            options.method, impliedMethod(options),
+                                            std::move(listener));
+}
+
+// -C's offset: a number, or "-" for the size of `fileName` (0 if it is stdout or absent).
+int64_t resumeOffset(const std::string& continueAt, const std::string& fileName) {
+  if (continueAt != "-") return std::max<int64_t>(0, std::strtoll(continueAt.c_str(), nullptr, 10));
+  std::error_code error;
+  auto size = fileName.empty() ? 0 : std::filesystem::file_size(fileName, error);
+  return error ? 0 : static_cast<int64_t>(size);
+}
+
+// --limit-rate's speed: bytes a second, with curl's suffixes K, M, G (1024-based); 0 if it is not
+// a number.
+int64_t bytesPerSecond(const std::string& text) {
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || value <= 0) return 0;
+  switch (*end) {
+    case 'k':
+    case 'K':
+      value *= 1024;
+      break;
+    case 'm':
+    case 'M':
+      value *= 1024 * 1024;
+      break;
+    case 'g':
+    case 'G':
+      value *= 1024.0 * 1024 * 1024;
+      break;
+    default:
+      break;
+  }
+  return static_cast<int64_t>(value);
+}
+
+// curl's warning when a body with a NUL byte would go to a terminal; the transfer then fails
+// with exit 23 and no message of its own, as curl's.
+[[noreturn]] void refuseBinaryOutput() { throw ToolException(kExitWriteError, ""); }
+
+// HTTP/1's body ended before its Content-Length (or its last chunk): curl's exit 18 with its
+// message. Other failures while reading (a timeout, a malformed chunk, HTTP/2's resets) are left
+// to classifyFailure.
+void throwIfCutShort(const IOException& e, const Response& response, int64_t received) {
+  if (response.protocol() != Protocol::HTTP_1_1 && response.protocol() != Protocol::HTTP_1_0) {
+    return;
+  }
+  bool endOfStream = dynamic_cast<const EOFException*>(&e) != nullptr ||
+                     std::string_view(e.what()).starts_with("unexpected end of stream");
+  if (!endOfStream || dynamic_cast<const InterruptedIOException*>(&e) != nullptr) return;
+  int64_t length = response.body() != nullptr ? response.body()->contentLength() : -1;
+  throw ToolException(
+      kExitPartialFile,
+      length > received
+          ? "transfer closed with " + std::to_string(length - received) + " bytes remaining to read"
+          : "transfer closed with outstanding read data remaining");
+}
+
+// A connection that ended before any byte of a response: curl's "Empty reply from server" (52).
+// The HTTP/1 codec reports it as a plain IOException("unexpected end of stream on URL")
+// (exchange_codec.h); HTTP/2's ends are left to classifyFailure.
+std::exception_ptr withEmptyReply(std::exception_ptr failure, const ExchangeLog& log) {
+  if (!log.responseHeads.empty()) return failure;
+  try {
+    std::rethrow_exception(failure);
+  } catch (const IOException& e) {
+    if (typeid(e) == typeid(IOException) &&
+        std::string_view(e.what()).starts_with("unexpected end of stream on ") &&
+        std::string_view(e.what()).find("HTTP/2") == std::string_view::npos) {
+      return std::make_exception_ptr(ToolException(kExitGotNothing, "Empty reply from server"));
+    }
+  } catch (...) {  // Not an IOException: classifyFailure reads it as it is.
+  }
+  return failure;
 }
 
 std::chrono::milliseconds millisecondsSince(Clock::time_point start) {
@@ -92,12 +208,12 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       out_(out),
       err_(err),
       terminal_(terminal),
-      observer_(
-          std::make_shared<NetworkObserver>(droppedClientHeaders(options), options.maxRedirs)),
+      observer_(std::make_shared<NetworkObserver>(options)),
       events_(std::make_shared<TransferEvents>(options.verbose > 0 ? &err : nullptr,
                                                options.traceEvents ? &err : nullptr,
                                                options.waterfall || options.demo)),
-      client_(makeClient(options, observer_, events_, err)) {}
+      follower_(makeFollower(options, events_)),
+      client_(makeClient(options, observer_, events_, follower_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = kExitOk;
@@ -117,7 +233,7 @@ int TransferRunner::run() {
       return kExitUrlMalformed;
     }
     for (uint64_t j = 0; j < glob->size(); ++j) {
-      Transfer t{spec, glob->at(j), TransferInfo(), FailureContext(), "", Clock::now(),
+      Transfer t{spec, glob->at(j), TransferInfo(), FailureContext(), "", 0, Clock::now(),
                  {},   {},          nullptr};
       t.info.url = t.expansion.url;
       t.info.urlNumber = urlNumber++;
@@ -146,9 +262,24 @@ std::optional<Request> TransferRunner::prepare(Transfer& t) {
   t.start = Clock::now();
   t.info.urlEffective = t.expansion.url;  // Until the request, and then the response, say better.
   try {
-    t.fileName = outputFileName(t.spec, t.expansion);
+    t.fileName = outputFileName(t.spec, t.expansion, options_.outputDir);
+    if (options_.createDirs && !t.fileName.empty()) createDirectories(t.fileName);
     t.info.filenameEffective = t.fileName;
     Request request = buildRequest(options_, t.expansion.url);
+    if (options_.continueAt) {
+      t.resumeFrom = resumeOffset(*options_.continueAt, t.fileName);
+      if (t.resumeFrom > 0 && !options_.range) {
+        request = request.newBuilder()
+                      .header("Range", "bytes=" + std::to_string(t.resumeFrom) + "-")
+                      .build();
+      }
+    }
+    if (std::optional<InetAddress> literal = InetAddress::parse(request.url().host());
+        literal && options_.ipResolve != Options::IpResolve::kAny &&
+        literal->isIpv6() != (options_.ipResolve == Options::IpResolve::kIpv6)) {
+      // -6 with an IPv4 address (or -4 with IPv6): curl does not try it.
+      throw ToolException(kExitCouldntConnect, "Couldn't connect to server");
+    }
     t.info.method = request.method();
     t.info.urlEffective = request.url().toString();
     t.context.host = request.url().host();
@@ -202,12 +333,16 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
   std::mutex mutex;  // Guards `remaining` and writes to out_ and err_.
   std::condition_variable finished;
   size_t remaining = transfers.size();
+  // curl -Z (7.88) exits with the code of the failure that completed last; a success after it
+  // does not reset it (its parallel_transfers(): "if(tres) result = tres").
+  int lastFailure = kExitOk;
   // Writes a finished transfer's output whole, as curl -Z does.
   auto complete = [&](Transfer& t, const std::string& body) {
     end(t);
     std::lock_guard lock(mutex);
     out_ << body;
     report(t.info, out_);
+    if (t.info.exitCode != kExitOk) lastFailure = t.info.exitCode;
     if (--remaining == 0) finished.notify_all();
   };
   for (Transfer& t : transfers) {
@@ -238,7 +373,11 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
   }
   std::unique_lock lock(mutex);
   finished.wait(lock, [&] { return remaining == 0; });
-  return transfers.empty() ? kExitOk : transfers.back().info.exitCode;
+  return lastFailure;
+}
+
+bool TransferRunner::tooManyRedirectsPending(const Response& response) const {
+  return follower_ != nullptr && follower_->limitReached(response);
 }
 
 void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out) {
@@ -251,6 +390,13 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
   info.httpCode = response.code();
   info.protocol = response.protocol();
   info.responseHeaders = response.headers();
+  if (response.isRedirect()) {
+    if (std::optional<std::string> location = response.header("Location")) {
+      if (std::optional<HttpUrl> target = last.url().resolve(*location)) {
+        info.redirectUrl = target->toString();
+      }
+    }
+  }
   for (const Response* prior = response.priorResponse(); prior != nullptr;
        prior = prior->priorResponse()) {
     if (prior->isRedirect()) {
@@ -258,12 +404,30 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
     }
   }
 
-  bool failed = options_.fail && response.code() >= 400;
+  bool tooManyRedirects = tooManyRedirectsPending(response);
+  bool httpError = (options_.fail || options_.failWithBody) && response.code() >= 400;
+  bool failed = tooManyRedirects || (httpError && !options_.failWithBody);
   bool showHeads = options_.include || options_.head;
+  if (t.resumeFrom > 0 && response.code() == 416) {
+    return;  // curl: the file is already whole; nothing to write, exit 0.
+  }
+  if (t.resumeFrom > 0 && response.code() >= 200 && response.code() < 300 &&
+      response.code() != 206) {
+    throw ToolException(kExitRangeError,
+                        "HTTP server doesn't seem to support byte ranges. Cannot resume.");
+  }
+  if (options_.dumpHeader) {
+    // -D: every head as received, to its file or ("-") stdout before the body.
+    std::unique_ptr<Output> heads = *options_.dumpHeader == "-"
+                                        ? std::make_unique<Output>(out)
+                                        : std::make_unique<Output>(*options_.dumpHeader, &files_);
+    for (const std::string& head : t.log.responseHeads) heads->write(head);
+    heads->finish();
+  }
   if (!failed || showHeads) {
-    std::unique_ptr<Output> output = t.fileName.empty()
-                                         ? std::make_unique<Output>(out)
-                                         : std::make_unique<Output>(t.fileName, &files_);
+    std::unique_ptr<Output> output =
+        t.fileName.empty() ? std::make_unique<Output>(out)
+                           : std::make_unique<Output>(t.fileName, &files_, t.resumeFrom > 0);
     if (showHeads) {
       for (const std::string& head : t.log.responseHeads) {
         output->write(head);
@@ -280,18 +444,50 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
       // One chunk per thread for the whole run: a fresh 64 KiB vector per transfer was zeroed
       // every time (a tenth of the tool's time fetching many small URLs).
       thread_local std::vector<std::byte> chunk(kChunkSize);
-      for (int64_t n; (n = source.read(std::span(chunk))) != -1;) {
-        output->write(
-            std::string_view(reinterpret_cast<const char*>(chunk.data()), static_cast<size_t>(n)));
-        info.sizeDownload += n;
-        t.context.bytesReceived = info.sizeDownload;
-        if (t.meter != nullptr) t.meter->update(info.sizeDownload, info.sizeUpload);
+      bool binaryOk = !t.fileName.empty() || !terminal_.stdoutIsTerminal ||
+                      (t.spec.kind == OutputSpec::Kind::kFile && t.spec.fileName == "-");
+      const int64_t rate = options_.limitRate ? bytesPerSecond(*options_.limitRate) : 0;
+      std::span<std::byte> buffer(chunk);
+      if (rate > 0)
+        buffer = buffer.first(std::min<size_t>(chunk.size(), std::max<int64_t>(rate / 8, 1)));
+      const Clock::time_point bodyStart = Clock::now();
+      try {
+        for (int64_t n; (n = source.read(buffer)) != -1;) {
+          std::string_view bytes(reinterpret_cast<const char*>(chunk.data()),
+                                 static_cast<size_t>(n));
+          if (!binaryOk && bytes.find('\0') != std::string_view::npos) refuseBinaryOutput();
+          output->write(bytes);
+          info.sizeDownload += n;
+          t.context.bytesReceived = info.sizeDownload;
+          if (t.meter != nullptr) t.meter->update(info.sizeDownload, info.sizeUpload);
+          if (rate > 0) {
+            // --limit-rate: no faster on average than `rate`, as curl paces its reads.
+            auto due = bodyStart +
+                       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                           static_cast<double>(info.sizeDownload) / rate));
+            if (due > Clock::now()) std::this_thread::sleep_until(due);
+          }
+        }
+      } catch (const IOException& e) {
+        throwIfCutShort(e, response, info.sizeDownload);
+        throw;
       }
       response.body()->close();
     }
     output->finish();
+    if (options_.remoteTime && !t.fileName.empty()) {
+      if (auto modified = response.headers().getDate("Last-Modified")) {
+        // -R: the file's times are the document's, as curl sets them.
+        timeval times[2];
+        times[0].tv_sec = times[1].tv_sec =
+            std::chrono::duration_cast<std::chrono::seconds>(modified->time_since_epoch()).count();
+        times[0].tv_usec = times[1].tv_usec = 0;
+        ::utimes(t.fileName.c_str(), times);  // A file whose time cannot be set keeps its own.
+      }
+    }
   }
-  if (failed) {
+  if (tooManyRedirects) throw TooManyRedirectsException(follower_->maxRedirects());
+  if (failed || httpError) {
     throw ToolException(kExitHttpReturnedError,
                         "The requested URL returned error: " + std::to_string(response.code()));
   }
@@ -299,6 +495,8 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
 
 void TransferRunner::fail(Transfer& t, std::exception_ptr failure) {
   t.context.elapsed = millisecondsSince(t.start);
+  failure = withEmptyReply(std::move(failure), t.log);
+
   TransferError error = classifyFailure(failure, t.context);
   t.info.exitCode = error.exitCode;
   t.info.errorMessage = error.message;
@@ -310,6 +508,9 @@ void TransferRunner::end(Transfer& t) {
     info.numConnects = t.trace->newConnections;
     info.remoteIp = t.trace->remoteIp;
     info.remotePort = t.trace->remotePort;
+    info.localIp = t.trace->localIp;
+    info.localPort = t.trace->localPort;
+    info.sizeRequest = t.trace->requestBytes;
     TransferTimes times = transferTimes(*t.trace);
     info.timeNamelookup = times.namelookup;
     info.timeConnect = times.connect;
@@ -334,6 +535,15 @@ void TransferRunner::report(const TransferInfo& info, std::ostream& out) {
 }
 
 void TransferRunner::reportError(const TransferInfo& info) {
+  if (info.errorMessage.empty()) {
+    // A binary body refused for the terminal: curl's warning instead of a message.
+    if (!options_.silent) {
+      err_ << "Warning: Binary output can mess up your terminal. Use \"--output -\" to tell \n"
+              "Warning: tern to output it to your terminal anyway, or consider \"--output \n"
+              "Warning: <FILE>\" to save to a file.\n";
+    }
+    return;
+  }
   if (options_.showErrors()) {
     out_.flush();  // The body so far comes before the message, as on curl's terminal.
     err_ << "tern: (" << info.exitCode << ") " << info.errorMessage << "\n";

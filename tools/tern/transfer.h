@@ -11,6 +11,7 @@
 #include "options.h"
 #include "output.h"
 #include "progress_meter.h"
+#include "redirect_follower.h"
 #include "terminal.h"
 #include "tern/client.h"
 #include "transfer_events.h"
@@ -35,10 +36,10 @@ namespace tern::tool {
 // A transfer shows curl's progress meter (or -#'s bar) on `err` when progressMeterStyle() says
 // so for `terminal`: nothing in its first second, then a line a second, ended when it is over.
 //
-// The client follows redirects (as OkHttp does; -L changes nothing), limited by --max-redirs;
-// --connect-timeout is its connect timeout and -m its call timeout (so it covers every redirect
-// of a transfer and the reading of the body). Reads and writes have no timeout of their own,
-// as in curl.
+// Redirects are followed only with -L, as curl follows them (RedirectFollower), at most
+// --max-redirs (50) of them; --connect-timeout is its connect timeout and -m its call timeout (so
+// it covers every redirect of a transfer and the reading of the body). Reads and writes have no
+// timeout of their own, as in curl.
 class TransferRunner {
  public:
   // `out` receives bodies and -w output, `err` messages, -v and the progress meter; both must
@@ -47,7 +48,8 @@ class TransferRunner {
                  Terminal terminal = {});
 
   // Runs every transfer and returns the exit code of the last one, as curl does (0 if it
-  // succeeded), or 3 if a URL's glob was bad.
+  // succeeded), or 3 if a URL's glob was bad. With -Z, the code of the failure that completed last
+  // (0 if none failed), as curl 7.88 -Z.
   int run();
 
   // The traces of the run's calls, in order (with --waterfall or --demo; else the last only).
@@ -61,6 +63,7 @@ class TransferRunner {
     TransferInfo info;
     FailureContext context;
     std::string fileName;
+    int64_t resumeFrom = 0;  // -C: the byte the body starts at, appended to the file.
     std::chrono::steady_clock::time_point start;
     ExchangeLog log;  // Taken from the observer once the response arrives or the call fails.
     std::shared_ptr<CallTrace> trace;  // The call's events, once it is made.
@@ -78,6 +81,8 @@ class TransferRunner {
   // Writes `response`'s body (and heads, with -i) to `out` or the transfer's file.
   void receive(Transfer& t, Response& response, std::ostream& out);
   void fail(Transfer& t, std::exception_ptr failure);
+  // True if `response` is a redirect -L stops at because of --max-redirs.
+  bool tooManyRedirectsPending(const Response& response) const;
   // Fills what the observer saw into `t`'s info, once the transfer is over.
   void end(Transfer& t);
   // The error message and the -w output, after the transfer's own output.
@@ -92,6 +97,7 @@ class TransferRunner {
   std::optional<ProgressMeter> meter_;  // Made for the first transfer that shows one.
   std::shared_ptr<NetworkObserver> observer_;
   std::shared_ptr<TransferEvents> events_;
+  std::shared_ptr<RedirectFollower> follower_;  // With -L only.
   Client client_;
 };
 

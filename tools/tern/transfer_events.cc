@@ -1,11 +1,14 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "transfer_events.h"
 
+#include <cctype>
 #include <cstdio>
+#include <ctime>
 #include <string>
 #include <utility>
 
 #include "message_text.h"
+#include "tern/certificate.h"
 #include "tern/handshake.h"
 #include "tern/tls_version.h"
 
@@ -23,6 +26,16 @@ std::string addressList(const std::vector<InetAddress>& addresses, bool ipv6) {
     list += (list.empty() ? "" : ", ") + address.hostAddress();
   }
   return list.empty() ? "(none)" : list;
+}
+
+// A certificate's date as curl prints it (OpenSSL's ASN1_TIME_print): "Dec  1 20:28:00 2026 GMT".
+std::string certificateDate(std::chrono::system_clock::time_point time) {
+  std::time_t seconds = std::chrono::system_clock::to_time_t(time);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[64];
+  std::strftime(text, sizeof(text), "%b %e %H:%M:%S %Y GMT", &utc);
+  return text;
 }
 
 }  // namespace
@@ -70,15 +83,29 @@ class TransferEventListener final : public EventListener {
     std::string version(javaName(handshake->tlsVersion()));
     std::string cipher(handshake->cipherSuite().javaName());
     record("secureConnectEnd", version + " " + cipher);
-    // curl's lines, printed after "Connected to" once the connection has its number.
-    tlsLines_ = "* SSL connection using " + version + " / " + cipher + "\n";
-    if (std::optional<std::string> subject = handshake->peerPrincipal()) {
-      tlsLines_ += "* Server certificate: subject: " + *subject + "\n";
+    // curl's lines, printed after "Connected to" once the connection has its number (and
+    // the protocol ALPN chose, at connectEnd).
+    tlsLines_ = "* ALPN: offers " + session_.alpnOffers_ + "\n" + "* SSL connection using " +
+                version + " / " + cipher + "\n";
+    tlsCertificateLines_.clear();
+    if (!handshake->peerCertificates().empty()) {
+      const Certificate& leaf = handshake->peerCertificates().front();
+      tlsCertificateLines_ = "* Server certificate:\n*  subject: " + leaf.subject() + "\n" +
+                             "*  start date: " + certificateDate(leaf.notBefore()) + "\n" +
+                             "*  expire date: " + certificateDate(leaf.notAfter()) + "\n" +
+                             "*  issuer: " + leaf.issuer() + "\n" +
+                             "*  SSL certificate verify ok.\n";
     }
   }
   void connectEnd(Call&, const InetSocketAddress& address,
                   std::optional<Protocol> protocol) override {
     record("connectEnd", address.toString() + " " + protocolName(protocol));
+    if (!tlsLines_.empty()) {
+      bool h2 = protocol == Protocol::HTTP_2;
+      tlsLines_ += std::string("* ALPN: server accepted ") + (h2 ? "h2" : "http/1.1") + "\n" +
+                   tlsCertificateLines_;
+      tlsCertificateLines_.clear();
+    }
     std::lock_guard lock(session_.mutex_);
     ++trace_->newConnections;
     connectedJustNow_ = true;
@@ -99,6 +126,9 @@ class TransferEventListener final : public EventListener {
       std::lock_guard lock(session_.mutex_);
       trace_->remoteIp = remote.address().hostAddress();
       trace_->remotePort = remote.port();
+      InetSocketAddress local = connection.localAddress();
+      trace_->localIp = local.address().hostAddress();
+      trace_->localPort = local.port();
       connection_ = session_.connectionNumberLocked(connection, connectedJustNow_);
       if (connectedJustNow_) {
         line = "* Connected to " + host + " (" + trace_->remoteIp + ") port " +
@@ -115,7 +145,14 @@ class TransferEventListener final : public EventListener {
     host_ = host;
     verbose(line);
   }
-  void connectionReleased(Call&, Connection&) override { record("connectionReleased"); }
+  void connectionReleased(Call&, Connection&) override {
+    record("connectionReleased");
+    if (connection_ < 0) return;
+    // curl's last line for a connection it keeps, or the one it closes (Connection: close).
+    verbose(closing_ ? "* Closing connection " + std::to_string(connection_) + "\n"
+                     : "* Connection #" + std::to_string(connection_) + " to host " + host_ +
+                           " left intact\n");
+  }
   void requestHeadersStart(Call&) override {
     record("requestHeadersStart");
     // A follow-up on the connection the call already holds.
@@ -127,11 +164,18 @@ class TransferEventListener final : public EventListener {
   }
   void requestHeadersEnd(Call&, const Request& request) override {
     record("requestHeadersEnd", request.method() + " " + request.url().toString());
-    verbose(prefixLines(requestHead(request, protocol_), "> "));
+    std::string head = requestHead(request, protocol_);
+    {
+      std::lock_guard lock(session_.mutex_);
+      trace_->requestBytes += static_cast<int64_t>(head.size());
+    }
+    verbose(prefixLines(head, "> "));
   }
   void requestBodyStart(Call&) override { record("requestBodyStart"); }
   void requestBodyEnd(Call&, int64_t byteCount) override {
     record("requestBodyEnd", std::to_string(byteCount));
+    std::lock_guard lock(session_.mutex_);
+    trace_->requestBytes += byteCount;
   }
   void requestFailed(Call&, const IOException& ioe) override {
     record("requestFailed", ioe.what());
@@ -139,6 +183,12 @@ class TransferEventListener final : public EventListener {
   void responseHeadersStart(Call&) override { record("responseHeadersStart"); }
   void responseHeadersEnd(Call&, const Response& response) override {
     record("responseHeadersEnd", std::to_string(response.code()));
+    closing_ = false;
+    for (const std::string& value : response.headers().values("Connection")) {
+      std::string lower = value;
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (lower.find("close") != std::string::npos) closing_ = true;
+    }
     verbose(prefixLines(
         responseHead(response.protocol(), response.code(), response.message(), response.headers()),
         "< "));
@@ -151,7 +201,20 @@ class TransferEventListener final : public EventListener {
     record("responseFailed", ioe.what());
   }
   void callEnd(Call&) override { record("callEnd"); }
-  void callFailed(Call&, const IOException& ioe) override { record("callFailed", ioe.what()); }
+  void followRedirect(const Response& redirect, const Request& next, bool switchedToGet) {
+    record("followRedirect", std::to_string(redirect.code()) + " -> " + next.url().toString());
+    // The call keeps its connection for the next hop; curl says it left it intact first.
+    std::string kept = connection_ >= 0 && !closing_
+                           ? "* Connection #" + std::to_string(connection_) + " to host " + host_ +
+                                 " left intact\n"
+                           : "";
+    verbose(kept + "* Issue another request to this URL: '" + next.url().toString() + "'\n" +
+            (switchedToGet ? "* Switch from POST to GET\n" : ""));
+  }
+  void callFailed(Call&, const IOException& ioe) override {
+    record("callFailed", ioe.what());
+    if (connection_ >= 0) verbose("* Closing connection " + std::to_string(connection_) + "\n");
+  }
   void canceled(Call&) override { record("canceled"); }
   void satisfactionFailure(Call&, const Response& r) override {
     record("satisfactionFailure", std::to_string(r.code()));
@@ -200,7 +263,9 @@ class TransferEventListener final : public EventListener {
   int connection_ = -1;            // The number of the connection the call holds.
   std::string host_;               // Its host.
   Protocol protocol_ = Protocol::HTTP_1_1;  // The acquired connection's, for -v's request line.
-  std::string tlsLines_;  // -v's lines about the handshake of the connection just made.
+  std::string tlsLines_;             // -v's lines about the handshake of the connection just made.
+  std::string tlsCertificateLines_;  // Its certificate's, after the protocol ALPN accepted.
+  bool closing_ = false;             // The last response said "Connection: close".
 };
 
 TransferEvents::TransferEvents(std::ostream* verbose, std::ostream* trace, bool keepTraces)
@@ -217,7 +282,23 @@ std::shared_ptr<EventListener> TransferEvents::create(Call& call) {
     if (!keepTraces_) traces_.clear();
     traces_.push_back(trace);
   }
-  return std::make_shared<TransferEventListener>(*this, std::move(trace));
+  auto listener = std::make_shared<TransferEventListener>(*this, std::move(trace));
+  std::lock_guard lock(mutex_);
+  if (!keepTraces_)
+    std::erase_if(listeners_, [](const auto& entry) { return entry.second.expired(); });
+  listeners_[&call] = listener;
+  return listener;
+}
+
+void TransferEvents::followRedirect(const Call& call, const Response& redirect, const Request& next,
+                                    bool switchedToGet) {
+  std::shared_ptr<TransferEventListener> listener;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = listeners_.find(&call);
+    if (it != listeners_.end()) listener = it->second.lock();
+  }
+  if (listener) listener->followRedirect(redirect, next, switchedToGet);
 }
 
 std::vector<std::shared_ptr<const CallTrace>> TransferEvents::traces() const {

@@ -12,6 +12,8 @@
 
 namespace tern::tool {
 
+class TransferEventListener;
+
 // The tool's EventListener factory: every call of the run gets a listener that records its
 // events in a CallTrace (for -w's times, %{num_connects}, %{remote_ip} and --waterfall), and
 // prints as they happen:
@@ -34,11 +36,21 @@ class TransferEvents final : public EventListener::Factory {
 
   std::shared_ptr<EventListener> create(Call& call) override;
 
+  // What -v says the client offers by ALPN ("h2,http/1.1", curl's spelling). Set before calls.
+  void setAlpnOffers(std::string offers) { alpnOffers_ = std::move(offers); }
+
   // Every call's trace so far, in the order the calls were made (with keepTraces; else the
   // latest only).
   std::vector<std::shared_ptr<const CallTrace>> traces() const;
   // The trace of the call made last (create()'s latest), or null.
   std::shared_ptr<CallTrace> lastTrace() const;
+
+  // `call` follows `redirect` to `next` (the tool follows redirects itself, so the client's
+  // followUpDecision says "none"): a "followRedirect" event "CODE -> URL" in its trace, and
+  // curl's -v lines "* Issue another request to this URL: 'URL'" (and "* Switch from POST to
+  // GET").
+  void followRedirect(const Call& call, const Response& redirect, const Request& next,
+                      bool switchedToGet);
 
  private:
   friend class TransferEventListener;
@@ -49,8 +61,11 @@ class TransferEvents final : public EventListener::Factory {
   std::ostream* const verbose_;
   std::ostream* const trace_;
   const bool keepTraces_;
+  std::string alpnOffers_ = "h2,http/1.1";
   mutable std::mutex mutex_;  // Guards everything below and the streams.
   std::vector<std::shared_ptr<CallTrace>> traces_;
+  // The listener of each call that may still report (with keepTraces; else the latest only).
+  std::map<const Call*, std::weak_ptr<TransferEventListener>> listeners_;
   size_t callCount_ = 0;
   // Connection numbers by object: a new connection always gets a new number at its
   // connectionAcquired, so an address that a freed connection had is simply renumbered.

@@ -38,6 +38,13 @@ struct TransferInfo {
   // The peer's IP address and port; empty and 0 if no connection was used.
   std::string remoteIp;
   int remotePort = 0;
+  std::string localIp;
+  int localPort = 0;
+
+  // Bytes of the requests sent (heads and bodies, every redirect's).
+  int64_t sizeRequest = 0;
+  // Where the last response redirects to, when it was not followed (no -L): %{redirect_url}.
+  std::string redirectUrl;
 
   // New connections this transfer made (0 when it reused a pooled one), and redirects followed.
   int numConnects = 0;

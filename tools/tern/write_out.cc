@@ -1,9 +1,12 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "write_out.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tern::tool {
 namespace {
@@ -62,6 +65,13 @@ std::string statusCode(int code) {
   return text;
 }
 
+// Whole bytes per second, as curl prints its speeds.
+std::string bytesPerSecond(int64_t bytes, std::chrono::nanoseconds duration) {
+  double seconds = std::chrono::duration<double>(duration).count();
+  return std::to_string(seconds > 0 ? static_cast<int64_t>(static_cast<double>(bytes) / seconds)
+                                    : int64_t{0});
+}
+
 // The variables tern knows, by lower-case name.
 struct Variable {
   std::string_view name;
@@ -82,6 +92,13 @@ constexpr Variable kVariables[] = {
     {"method", [](const TransferInfo& info) { return info.method; }},
     {"num_connects", [](const TransferInfo& info) { return std::to_string(info.numConnects); }},
     {"num_redirects", [](const TransferInfo& info) { return std::to_string(info.numRedirects); }},
+    {"local_ip", [](const TransferInfo& info) { return info.localIp; }},
+    {"local_port", [](const TransferInfo& info) { return std::to_string(info.localPort); }},
+    {"num_headers",
+     [](const TransferInfo& info) {
+       return std::to_string(info.responseHeaders ? info.responseHeaders->size() : 0);
+     }},
+    {"redirect_url", [](const TransferInfo& info) { return info.redirectUrl; }},
     {"remote_ip", [](const TransferInfo& info) { return info.remoteIp; }},
     {"remote_port", [](const TransferInfo& info) { return std::to_string(info.remotePort); }},
     {"response_code", [](const TransferInfo& info) { return statusCode(info.httpCode); }},
@@ -91,7 +108,15 @@ constexpr Variable kVariables[] = {
      }},
     {"size_download", [](const TransferInfo& info) { return std::to_string(info.sizeDownload); }},
     {"size_header", [](const TransferInfo& info) { return std::to_string(info.sizeHeader); }},
+    {"size_request", [](const TransferInfo& info) { return std::to_string(info.sizeRequest); }},
     {"size_upload", [](const TransferInfo& info) { return std::to_string(info.sizeUpload); }},
+    {"speed_download",
+     [](const TransferInfo& info) { return bytesPerSecond(info.sizeDownload, info.timeTotal); }},
+    {"speed_upload",
+     [](const TransferInfo& info) { return bytesPerSecond(info.sizeUpload, info.timeTotal); }},
+    // tern fails a transfer whose certificate it does not trust, so a result is always X509's
+    // X509_V_OK, as curl's for plain HTTP too.
+    {"ssl_verify_result", [](const TransferInfo&) { return std::string("0"); }},
     {"time_appconnect", [](const TransferInfo& info) { return seconds(info.timeAppconnect); }},
     {"time_connect", [](const TransferInfo& info) { return seconds(info.timeConnect); }},
     {"time_namelookup", [](const TransferInfo& info) { return seconds(info.timeNamelookup); }},
@@ -104,6 +129,102 @@ constexpr Variable kVariables[] = {
     {"urlnum", [](const TransferInfo& info) { return std::to_string(info.urlNumber); }},
 };
 
+std::string jsonString(std::string_view text) {
+  std::string result = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"':
+        result += "\\\"";
+        break;
+      case '\\':
+        result += "\\\\";
+        break;
+      case '\n':
+        result += "\\n";
+        break;
+      case '\r':
+        result += "\\r";
+        break;
+      case '\t':
+        result += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof(escaped), "\\u%04x", c);
+          result += escaped;
+        } else {
+          result += c;
+        }
+    }
+  }
+  return result + "\"";
+}
+
+// Variables %{json} writes as numbers, and those it writes as null when empty.
+bool isNumeric(std::string_view name) {
+  return name.starts_with("time_") || name.starts_with("size_") || name.starts_with("speed_") ||
+         name.starts_with("num_") || name == "exitcode" || name == "http_code" ||
+         name == "response_code" || name == "local_port" || name == "remote_port" ||
+         name == "urlnum" || name == "ssl_verify_result";
+}
+bool isNullable(std::string_view name) {
+  return name == "content_type" || name == "errormsg" || name == "redirect_url";
+}
+
+// %{json}: every variable, as curl writes it ({"content_type":null,"exitcode":0,...}).
+std::string jsonOf(const TransferInfo& info) {
+  std::vector<const Variable*> sorted;
+  for (const Variable& variable : kVariables) sorted.push_back(&variable);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Variable* a, const Variable* b) { return a->name < b->name; });
+  std::string result = "{";
+  for (const Variable* entry : sorted) {
+    const Variable& variable = *entry;
+    std::string value = variable.value(info);
+    if (variable.name == "http_code" || variable.name == "response_code") {
+      value = std::to_string(info.httpCode);  // A number here, not "000".
+    }
+    if (result.size() > 1) result += ",";
+    result += jsonString(variable.name) + ":";
+    if (isNumeric(variable.name)) {
+      result += value;
+    } else if (value.empty() && isNullable(variable.name)) {
+      result += "null";
+    } else {
+      result += jsonString(value);
+    }
+  }
+  return result + "}";
+}
+
+// %{header_json}: the last response's headers by lower-case name, each with its values in
+// order, one name a line, as curl writes it.
+std::string headerJsonOf(const TransferInfo& info) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> fields;
+  if (info.responseHeaders) {
+    for (const auto& [name, value] : *info.responseHeaders) {
+      std::string lower = lowerCase(name);
+      auto it = std::find_if(fields.begin(), fields.end(),
+                             [&](const auto& field) { return field.first == lower; });
+      if (it == fields.end()) {
+        fields.push_back({lower, {value}});
+      } else {
+        it->second.push_back(value);
+      }
+    }
+  }
+  std::string result = "{";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    result += (i == 0 ? "" : ",\n") + jsonString(fields[i].first) + ":[";
+    for (size_t j = 0; j < fields[i].second.size(); ++j) {
+      result += (j == 0 ? "" : ",") + jsonString(fields[i].second[j]);
+    }
+    result += "]";
+  }
+  return result + "\n}";
+}
+
 }  // namespace
 
 std::optional<std::string> writeOutVariable(std::string_view name, const TransferInfo& info) {
@@ -112,6 +233,8 @@ std::optional<std::string> writeOutVariable(std::string_view name, const Transfe
       return variable.value(info);
     }
   }
+  if (name == "json") return jsonOf(info);
+  if (name == "header_json") return headerJsonOf(info);
   return std::nullopt;
 }
 
