@@ -36,6 +36,10 @@ for f in share/doc/tern/LICENSE share/doc/tern/CHANGELOG.md share/man/man1/tern.
   share/bash-completion/completions/tern share/zsh/vendor-completions/_tern; do
   [ -s "$work/prefix/$f" ] || { echo "not installed: $f" >&2; exit 1; }
 done
+# The bash completion offers the installed tool's own options.
+bash -c 'source "$1"; COMP_WORDS=("$2" --http2-p); COMP_CWORD=1; _tern; printf "%s\n" "${COMPREPLY[@]}"' \
+  _ "$work/prefix/share/bash-completion/completions/tern" "$work/prefix/bin/tern" |
+  grep -qx -- --http2-prior-knowledge || { echo "bash completion offers no --http2-prior-knowledge" >&2; exit 1; }
 if command -v man >/dev/null; then
   man -l "$work/prefix/share/man/man1/tern.1" 2>/dev/null | grep -q "EXIT STATUS"
 fi

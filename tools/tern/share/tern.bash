@@ -16,7 +16,7 @@ _tern() {
   if [[ $cur == -* ]]; then
     local opts
     opts=$("${COMP_WORDS[0]}" --help 2>/dev/null |
-      grep -oE '(^|[ ,])--?[A-Za-z0-9#][-A-Za-z0-9]*' | tr -d ' ,' | sort -u)
+      grep -oE '(^|[ ,])--?[A-Za-z0-9#][-A-Za-z0-9.]*' | tr -d ' ,' | sort -u)
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     return 0
   fi
