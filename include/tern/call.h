@@ -32,14 +32,18 @@ class Call {
   // Throws IOException if the request could not be sent or no response arrived: UnknownHost-
   // Exception, ConnectException, SocketTimeoutException (a connect, read or write timeout;
   // the message says which), InterruptedIOException("Canceled") after cancel(),
-  // InterruptedIOException("timeout") when the call timeout fires, ProtocolException (a
-  // malformed response, "Too many follow-up requests: 21"). Throws std::logic_error("Already
+  // InterruptedIOException("timeout") when the call timeout fires,
+  // InterruptedIOException("client is shut down") after Client::shutdown(), ProtocolException
+  // (a malformed response, "Too many follow-up requests: 21"). Throws std::logic_error("Already
   // Executed") if this call has already run.
   virtual Response execute() = 0;
 
   // Schedules the call on the client's Dispatcher and returns at once; `callback` hears the
-  // outcome on a dispatcher thread. Throws std::logic_error("Already Executed") if this call
-  // has already run, std::invalid_argument if `callback` is null.
+  // outcome on a dispatcher thread. After Client::shutdown(), or if the dispatcher's executor
+  // refuses the call, onFailure (InterruptedIOException "client is shut down" or "executor
+  // rejected") runs instead before enqueue() returns, on the calling thread. Throws
+  // std::logic_error("Already Executed") if this call has already run, std::invalid_argument if
+  // `callback` is null.
   virtual void enqueue(std::shared_ptr<Callback> callback) = 0;
 
   // enqueue() with the two halves of a callback as functions.

@@ -13,7 +13,8 @@ class Call;
 
 // Receives the outcome of an enqueued call, as OkHttp's Callback: exactly one of onResponse()
 // and onFailure() is called, once, on a dispatcher thread (never on the thread that called
-// Call::enqueue()).
+// Call::enqueue(), except for a call the dispatcher refuses: after Client::shutdown(), or when
+// its executor rejects the call, onFailure runs inside enqueue()).
 class Callback {
  public:
   virtual ~Callback() = default;

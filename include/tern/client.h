@@ -55,6 +55,19 @@ class Client {
   // interceptors.
   Builder newBuilder() const;
 
+  // Ends the client in an orderly way, for every client that shares its dispatcher and pool (its
+  // copies and newBuilder() clients): Dispatcher::shutdown() (new calls fail with
+  // InterruptedIOException("client is shut down"); every queued and running call is canceled
+  // and its callback runs exactly once; then the dispatcher's threads are joined), then
+  // ConnectionPool::evictAll(). Once it returns, no callback of the client's calls runs again,
+  // and no dispatcher thread is left. Idempotent and thread-safe. Called from inside a call
+  // (a callback, an interceptor, an event listener) it cannot wait for that call: it cancels,
+  // refuses new calls, evicts, and returns at once.
+  //
+  // Without it, dropping the last Client neither cancels nor waits: each queued or running call
+  // keeps what it needs alive, runs to its end and gets its callback, as in OkHttp.
+  void shutdown() const;
+
   std::chrono::milliseconds connectTimeout() const noexcept;
   std::chrono::milliseconds readTimeout() const noexcept;
   std::chrono::milliseconds writeTimeout() const noexcept;

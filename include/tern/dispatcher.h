@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -39,8 +40,11 @@ class Dispatcher final {
   // later). Throws std::invalid_argument if it is empty.
   explicit Dispatcher(Executor executor);
 
-  // Joins its own pool's threads (after they finish their calls). Calls still queued keep the
-  // dispatcher alive through their client, so this runs only once no call needs it.
+  // Joins its own pool's threads (after they finish their calls). Every queued or running call
+  // keeps the dispatcher alive through its client, so this runs only once no call needs it: as
+  // in OkHttp, dropping the last Client neither cancels nor waits for its calls, and each still
+  // gets its callback. When that last reference goes on one of the pool's own threads (at the
+  // end of the last call's job), that thread is not joined: it exits on its own right after.
   ~Dispatcher();
 
   Dispatcher(const Dispatcher&) = delete;
@@ -69,11 +73,31 @@ class Dispatcher final {
   int queuedCallsCount() const;
   int runningCallsCount() const;
 
-  // Cancels every queued and running call (Call::cancel()). Queued calls then fail with
-  // InterruptedIOException("Canceled") when they get their turn. An enqueued call that waits
-  // for its turn reports EventListener::dispatcherQueueStart, then dispatcherQueueEnd when it
-  // leaves the queue to run.
+  // Cancels every queued and running call, asynchronous and synchronous (Call::cancel()), as
+  // OkHttp's cancelAll(). Each still ends once: running calls fail with
+  // InterruptedIOException("Canceled") on their thread; queued calls keep their place and fail
+  // the same way, on a dispatcher thread, when they get their turn (at once, since a canceled
+  // call does no I/O). Calls enqueued after it returns are not affected. An enqueued call that
+  // waits for its turn reports EventListener::dispatcherQueueStart, then dispatcherQueueEnd when
+  // it leaves the queue to run.
   void cancelAll();
+
+  // Ends the dispatcher in an orderly way (what Client::shutdown() does to it); idempotent and
+  // thread-safe:
+  //  1. refuses new calls: from now on enqueue() fails the call with
+  //     InterruptedIOException("client is shut down"), calling onFailure before enqueue()
+  //     returns, on that thread; execute() throws it;
+  //  2. cancelAll(): every queued and running call fails with "Canceled", each callback once;
+  //  3. waits until every queued and running asynchronous call has ended and its callback has
+  //     returned, then shuts its own pool down and joins its threads (with an executor of your
+  //     own, it waits for the calls it gave that executor to end, and leaves the executor alone).
+  // So once it returns, no callback of this dispatcher runs again. Synchronous calls are canceled
+  // but not waited for: they end on their own threads.
+  //
+  // Called from inside one of its calls (an interceptor, an event listener or a callback, on a
+  // dispatcher thread) it cannot wait for that call to end: it does 1 and 2 and returns at once;
+  // the calls end and the pool's threads exit after the running callbacks return.
+  void shutdown();
 
  private:
   friend class internal::AsyncCall;
@@ -112,6 +136,8 @@ class Dispatcher final {
   std::deque<std::shared_ptr<internal::AsyncCall>> readyAsyncCalls_;
   std::deque<std::shared_ptr<internal::AsyncCall>> runningAsyncCalls_;
   std::deque<internal::RealCall*> runningSyncCalls_;  // Alive: their execute() is on the stack.
+  bool shutdown_ = false;
+  std::condition_variable drained_;  // Signaled when no asynchronous call is queued or running.
 };
 
 }  // namespace tern

@@ -11,6 +11,38 @@
 
 namespace tern::internal {
 
+namespace {
+
+// The dispatchers whose calls this thread is inside of, innermost first: a frame per run() or
+// failRejected() on the stack (an executor that runs jobs inline nests them).
+struct CallFrame {
+  const Dispatcher* dispatcher;
+  const CallFrame* outer;
+};
+thread_local const CallFrame* innermostCallFrame = nullptr;
+
+class ScopedCallFrame {
+ public:
+  explicit ScopedCallFrame(const Dispatcher& dispatcher) : frame_{&dispatcher, innermostCallFrame} {
+    innermostCallFrame = &frame_;
+  }
+  ~ScopedCallFrame() { innermostCallFrame = frame_.outer; }
+  ScopedCallFrame(const ScopedCallFrame&) = delete;
+  ScopedCallFrame& operator=(const ScopedCallFrame&) = delete;
+
+ private:
+  CallFrame frame_;
+};
+
+}  // namespace
+
+bool AsyncCall::onCallThread(const Dispatcher& dispatcher) noexcept {
+  for (const CallFrame* frame = innermostCallFrame; frame != nullptr; frame = frame->outer) {
+    if (frame->dispatcher == &dispatcher) return true;
+  }
+  return false;
+}
+
 AsyncCall::AsyncCall(std::shared_ptr<RealCall> call, std::shared_ptr<Callback> callback)
     : call_(std::move(call)),
       callback_(std::move(callback)),
@@ -27,19 +59,28 @@ void AsyncCall::executeOn(const Dispatcher::Executor& executor) {
     // The executor refused (it is shutting down, or out of threads): fail the call, as OkHttp
     // does with RejectedExecutionException.
   }
-  InterruptedIOException rejected("executor rejected");
-  call_->noMoreExchanges(std::make_exception_ptr(rejected));
-  try {
-    callback_->onFailure(*call_, rejected);
-  } catch (const std::exception& e) {
-    std::cerr << "tern: callback failure for " << call_->toLoggableString() << ": " << e.what()
-              << "\n";
-  }
+  failRejected(InterruptedIOException("executor rejected"));
   call_->client().dispatcher()->finished(self, false);
+}
+
+void AsyncCall::failRejected(const InterruptedIOException& e) {
+  ScopedCallFrame frame(*call_->client().dispatcher());
+  call_->noMoreExchanges(std::make_exception_ptr(e));
+  try {
+    callback_->onFailure(*call_, e);
+  } catch (const std::exception& failure) {
+    // The callback's own failure; it already had its answer, so there is no one else to tell.
+    std::cerr << "tern: callback failure for " << call_->toLoggableString() << ": "
+              << failure.what() << "\n";
+  } catch (...) {
+    std::cerr << "tern: callback failure for " << call_->toLoggableString() << "\n";
+  }
 }
 
 void AsyncCall::run() {
   std::shared_ptr<AsyncCall> self = shared_from_this();
+  // Ends before finished(), which may start the next call on this thread.
+  std::optional<ScopedCallFrame> frame(std::in_place, *call_->client().dispatcher());
   call_->timeoutEnter();
   std::optional<Response> response;
   std::exception_ptr failure;  // Always an IOException.
@@ -73,6 +114,7 @@ void AsyncCall::run() {
   } catch (...) {
     std::cerr << "tern: callback failure for " << call_->toLoggableString() << "\n";
   }
+  frame.reset();
   call_->client().dispatcher()->finished(self, true);
 }
 

@@ -7,6 +7,7 @@
 
 #include "tern/callback.h"
 #include "tern/dispatcher.h"
+#include "tern/exceptions.h"
 
 namespace tern::internal {
 
@@ -40,6 +41,15 @@ class AsyncCall : public std::enable_shared_from_this<AsyncCall> {
 
   // Runs the call and reports to the callback (on the executor's thread).
   void run();
+
+  // Fails the call without running it: ends it with `e` (callFailed) and calls onFailure on this
+  // thread. The caller then finishes it with the Dispatcher if it was running. Lock not held.
+  void failRejected(const InterruptedIOException& e);
+
+  // True if this thread is inside one of `dispatcher`'s calls: its interceptors, events or
+  // callback (run() or failRejected() is on the stack). Dispatcher::shutdown() asks, because
+  // such a thread cannot wait for its own call to end.
+  static bool onCallThread(const Dispatcher& dispatcher) noexcept;
 
  private:
   std::shared_ptr<RealCall> call_;

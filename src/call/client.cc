@@ -101,6 +101,13 @@ std::shared_ptr<Call> Client::newCall(Request request) const {
 
 Client::Builder Client::newBuilder() const { return state_->settings; }
 
+void Client::shutdown() const {
+  // The dispatcher first: the calls it cancels release their connections, so the eviction
+  // after it finds them idle (or closed) rather than busy.
+  dispatcher()->shutdown();
+  connectionPool()->evictAll();
+}
+
 std::chrono::milliseconds Client::connectTimeout() const noexcept {
   return state_->settings.connectTimeout_;
 }

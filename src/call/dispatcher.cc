@@ -2,6 +2,7 @@
 #include "tern/dispatcher.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "call/real_call.h"
 #include "concurrent/thread_pool_executor.h"
 #include "tern/event_listener.h"
+#include "tern/exceptions.h"
 
 namespace tern {
 
@@ -66,8 +68,16 @@ void Dispatcher::setIdleCallback(std::function<void()> idleCallback) {
   idleCallback_ = std::move(idleCallback);
 }
 
+namespace {
+
+// What a call made after shutdown() fails with.
+InterruptedIOException shutDown() { return InterruptedIOException("client is shut down"); }
+
+}  // namespace
+
 void Dispatcher::enqueue(std::shared_ptr<AsyncCall> call) {
   std::vector<std::shared_ptr<AsyncCall>> executable;
+  bool rejected = false;
   {
     // Until dispatcherQueueStart is out, another thread that promotes the call waits to report
     // dispatcherQueueEnd (and so to run it).
@@ -75,26 +85,35 @@ void Dispatcher::enqueue(std::shared_ptr<AsyncCall> call) {
     bool waits = false;
     {
       std::lock_guard lock(mutex_);
-      // Share the per-host counter with the calls to the same host already here.
-      auto sameHost = [&](const std::shared_ptr<AsyncCall>& other) {
-        return other->host() == call->host();
-      };
-      auto running = std::find_if(runningAsyncCalls_.begin(), runningAsyncCalls_.end(), sameHost);
-      if (running != runningAsyncCalls_.end()) {
-        call->reuseCallsPerHostFrom(**running);
-      } else {
-        auto ready = std::find_if(readyAsyncCalls_.begin(), readyAsyncCalls_.end(), sameHost);
-        if (ready != readyAsyncCalls_.end()) call->reuseCallsPerHostFrom(**ready);
+      rejected = shutdown_;
+      if (!rejected) {
+        // Share the per-host counter with the calls to the same host already here.
+        auto sameHost = [&](const std::shared_ptr<AsyncCall>& other) {
+          return other->host() == call->host();
+        };
+        auto running = std::find_if(runningAsyncCalls_.begin(), runningAsyncCalls_.end(), sameHost);
+        if (running != runningAsyncCalls_.end()) {
+          call->reuseCallsPerHostFrom(**running);
+        } else {
+          auto ready = std::find_if(readyAsyncCalls_.begin(), readyAsyncCalls_.end(), sameHost);
+          if (ready != readyAsyncCalls_.end()) call->reuseCallsPerHostFrom(**ready);
+        }
+        readyAsyncCalls_.push_back(call);
+        promoteLocked(executable);
+        waits = std::find(executable.begin(), executable.end(), call) == executable.end();
+        call->setQueuedLocked(waits);
       }
-      readyAsyncCalls_.push_back(call);
-      promoteLocked(executable);
-      waits = std::find(executable.begin(), executable.end(), call) == executable.end();
-      call->setQueuedLocked(waits);
     }
     if (waits) {
       call->call().event(
           [&](EventListener& listener) { listener.dispatcherQueueStart(call->call(), *this); });
     }
+  }
+  if (rejected) {
+    // After shutdown() no dispatcher thread may take it: it fails here, promptly, as OkHttp
+    // fails a call that its shut-down executor rejects.
+    call->failRejected(shutDown());
+    return;
   }
   executeAll(executable, false);
 }
@@ -143,6 +162,7 @@ bool Dispatcher::promoteAndExecute(bool lastActOfItsJob) {
 
 void Dispatcher::executed(RealCall* call) {
   std::lock_guard lock(mutex_);
+  if (shutdown_) throw shutDown();
   runningSyncCalls_.push_back(call);
 }
 
@@ -155,6 +175,19 @@ void Dispatcher::finished(const std::shared_ptr<AsyncCall>& call, bool lastActOf
     runningAsyncCalls_.erase(it);
   }
   afterFinished(lastActOfItsJob);
+  // After the calls it let through were started, so that a shutdown() waiting for the queue to
+  // drain sees them running.
+  bool drained = false;
+  {
+    std::lock_guard lock(mutex_);
+    drained = shutdown_ && readyAsyncCalls_.empty() && runningAsyncCalls_.empty();
+  }
+  if (drained) {
+    drained_.notify_all();
+    // The last call after shutdown() ended: the pool's threads may exit now (they run nothing
+    // else), also when shutdown() was called from a callback and is not waiting to join them.
+    if (ownExecutor_) ownExecutor_->shutdown();
+  }
 }
 
 void Dispatcher::finished(RealCall* call) {
@@ -213,6 +246,33 @@ void Dispatcher::cancelAll() {
   std::vector<std::shared_ptr<Call>> running = runningCalls();
   calls.insert(calls.end(), running.begin(), running.end());
   for (const auto& call : calls) call->cancel();
+}
+
+void Dispatcher::shutdown() {
+  {
+    std::lock_guard lock(mutex_);
+    shutdown_ = true;
+  }
+  // Every call that got in before the flag is queued or running now, so this reaches them all.
+  // Queued ones are not failed here but run their course through the queue: each fails at once
+  // (it is canceled), on a dispatcher thread as its callback expects, within the limits.
+  cancelAll();
+  // A thread inside one of this dispatcher's calls would wait for its own call (or join
+  // itself): it leaves the rest to the calls' ends (see finished()).
+  if (internal::AsyncCall::onCallThread(*this) || (ownExecutor_ && ownExecutor_->isPoolThread())) {
+    return;
+  }
+  {
+    std::unique_lock lock(mutex_);
+    drained_.wait(lock, [&] { return readyAsyncCalls_.empty() && runningAsyncCalls_.empty(); });
+  }
+  if (ownExecutor_) {
+    ownExecutor_->shutdown();
+    // The threads only finish the jobs whose calls just ended: returning from run() and
+    // dropping what the job held.
+    while (!ownExecutor_->awaitTermination(std::chrono::hours(1))) {
+    }
+  }
 }
 
 }  // namespace tern

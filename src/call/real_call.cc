@@ -60,7 +60,12 @@ Response RealCall::execute() {
   timeoutEnter();
   callStart();
   Dispatcher& dispatcher = *client_.dispatcher();
-  dispatcher.executed(this);
+  try {
+    dispatcher.executed(this);
+  } catch (const IOException&) {
+    // The client is shut down: the call ends before it starts.
+    std::rethrow_exception(noMoreExchanges(std::current_exception()));
+  }
   try {
     Response response = getResponseWithInterceptorChain();
     dispatcher.finished(this);

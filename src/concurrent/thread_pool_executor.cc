@@ -178,6 +178,8 @@ bool ThreadPoolExecutor::isShutdown() const {
   return state_->shutdown;
 }
 
+bool ThreadPoolExecutor::isPoolThread() const noexcept { return workerSlot.pool == state_.get(); }
+
 size_t ThreadPoolExecutor::threadCount() const {
   std::lock_guard<std::mutex> lock(state_->lock);
   return state_->liveThreads;

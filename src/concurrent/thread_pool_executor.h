@@ -60,6 +60,9 @@ class ThreadPoolExecutor {
 
   bool isShutdown() const;
 
+  // True if the calling thread is one of this pool's (which awaitTermination() would wait for).
+  bool isPoolThread() const noexcept;
+
   // Threads alive now (busy or idle).
   size_t threadCount() const;
 

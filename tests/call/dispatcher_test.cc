@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <future>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "call/call_fixture.h"
@@ -180,6 +181,107 @@ TEST_F(DispatcherTest, CancelAllCancelsQueuedAndRunningCalls) {
   EXPECT_EQ(callback->await("http://a/1").failure, "Canceled");
   executor.run(0);
   EXPECT_EQ(callback->await("http://b/1").failure, "Canceled");
+}
+
+TEST_F(DispatcherTest, CancelAllCancelsSynchronousCalls) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool blocked = false;
+  bool release = false;
+  std::shared_ptr<Interceptor> answer = client.interceptors()[0];
+  client = Client::Builder()
+               .dispatcher(dispatcher)
+               .eventListenerFactory(events)
+               .addInterceptor([&](Interceptor::Chain& chain) {
+                 std::unique_lock lock(mutex);
+                 blocked = true;
+                 changed.notify_all();
+                 changed.wait(lock, [&] { return release; });
+                 return chain.proceed(chain.request());
+               })
+               .addInterceptor(answer)
+               .build();
+  std::shared_ptr<Call> call = newCall("http://a/1");
+  auto result = std::async(std::launch::async, [&]() -> std::string {
+    try {
+      call->execute();
+      return "no exception";
+    } catch (const InterruptedIOException& e) {
+      return e.what();
+    }
+  });
+  {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return blocked; });
+  }
+  dispatcher->cancelAll();
+  EXPECT_TRUE(call->isCanceled());
+  {
+    std::lock_guard lock(mutex);
+    release = true;
+  }
+  changed.notify_all();
+  EXPECT_EQ(result.get(), "Canceled");
+  EXPECT_EQ(dispatcher->runningCallsCount(), 0);
+}
+
+TEST_F(DispatcherTest, ShutdownCancelsAndWaitsUntilTheExecutorRanEveryCall) {
+  dispatcher->setMaxRequests(1);
+  enqueue("http://a/1");
+  enqueue("http://b/1");  // Queued behind a/1.
+  auto shutdown = std::async(std::launch::async, [&] { dispatcher->shutdown(); });
+  ASSERT_TRUE(eventually([&] { return dispatcher->runningCalls().at(0)->isCanceled(); }));
+  ASSERT_TRUE(eventually([&] { return dispatcher->queuedCalls().at(0)->isCanceled(); }));
+  // Its calls have not ended: the executor has not run them yet.
+  EXPECT_NE(shutdown.wait_for(0s), std::future_status::ready);
+  executor.run(0);
+  EXPECT_EQ(callback->await("http://a/1").failure, "Canceled");
+  ASSERT_EQ(executor.size(), 1u);  // b/1 got its turn.
+  EXPECT_NE(shutdown.wait_for(0s), std::future_status::ready);
+  executor.run(0);
+  EXPECT_EQ(callback->await("http://b/1").failure, "Canceled");
+  ASSERT_EQ(shutdown.wait_for(30s), std::future_status::ready);
+  EXPECT_EQ(dispatcher->runningCallsCount(), 0);
+  EXPECT_EQ(dispatcher->queuedCallsCount(), 0);
+  dispatcher->shutdown();  // Idempotent, and returns at once with nothing to wait for.
+}
+
+TEST_F(DispatcherTest, CallsAfterShutdownFailAtOnce) {
+  dispatcher->shutdown();
+  enqueue("http://a/1");
+  EXPECT_EQ(executor.size(), 0u);                 // Never handed to the executor:
+  EXPECT_EQ(callback->awaitCount(0).size(), 1u);  // it failed before enqueue() returned.
+  RecordedResponse recorded = callback->await("http://a/1");
+  EXPECT_EQ(recorded.failure, "client is shut down");
+  EXPECT_TRUE(recorded.interrupted);
+  try {
+    newCall("http://a/2")->execute();
+    FAIL() << "expected InterruptedIOException";
+  } catch (const InterruptedIOException& e) {
+    EXPECT_STREQ(e.what(), "client is shut down");
+  }
+  EXPECT_EQ(dispatcher->runningCallsCount(), 0);
+  EXPECT_EQ(dispatcher->queuedCallsCount(), 0);
+}
+
+TEST_F(DispatcherTest, ShutdownJoinsItsOwnThreads) {
+  auto realDispatcher = std::make_shared<Dispatcher>();
+  std::shared_ptr<Interceptor> answer = client.interceptors()[0];
+  client = Client::Builder()
+               .dispatcher(realDispatcher)
+               .eventListenerFactory(events)
+               .addInterceptor(answer)
+               .build();
+  for (int i = 0; i < 8; ++i) newCall("http://a/" + std::to_string(i))->enqueue(callback);
+  realDispatcher->shutdown();
+  // Every call ended before it returned; each was answered or canceled, once.
+  std::vector<RecordedResponse> responses = callback->awaitCount(0);
+  std::set<std::string> urls;
+  for (const RecordedResponse& response : responses) urls.insert(response.url);
+  EXPECT_EQ(responses.size(), 8u);
+  EXPECT_EQ(urls.size(), 8u);
+  EXPECT_EQ(realDispatcher->runningCallsCount(), 0);
+  EXPECT_EQ(realDispatcher->queuedCallsCount(), 0);
 }
 
 TEST_F(DispatcherTest, IdleCallbackRunsWhenTheLastCallFinishes) {
