@@ -54,7 +54,8 @@ std::shared_ptr<RealConnection> ExchangeFinder::findHealthyConnection(
 void ExchangeFinder::releaseCallConnection() {
   std::shared_ptr<RealConnection> connection;
   {
-    std::lock_guard lock(pool_.mutex());
+    MutexLock lock(pool_.mutex());
+    call_.assertPoolLockHeld(pool_);
     connection = call_.connectionLocked();
   }
   if (!connection) return;
@@ -80,7 +81,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   if (call_.isCanceled()) throw InterruptedIOException("Canceled");
   std::vector<std::shared_ptr<RealConnection>> excluded;  // Connections that failed this call.
   {
-    std::lock_guard lock(excludedMutex_);
+    MutexLock lock(excludedMutex_);
     excluded = excluded_;
   }
 
@@ -89,11 +90,15 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     std::shared_ptr<RealConnection> callConnection;
     bool reusable = false;
     {
-      std::lock_guard lock(pool_.mutex());
+      MutexLock lock(pool_.mutex());
+      call_.assertPoolLockHeld(pool_);
       callConnection = call_.connectionLocked();
-      reusable = callConnection && !callConnection->noNewExchangesLocked() &&
-                 sameHostAndPort(callConnection->route().address().url()) &&
-                 std::find(excluded.begin(), excluded.end(), callConnection) == excluded.end();
+      if (callConnection) {
+        callConnection->assertPoolLockHeld(pool_);
+        reusable = !callConnection->noNewExchangesLocked() &&
+                   sameHostAndPort(callConnection->route().address().url()) &&
+                   std::find(excluded.begin(), excluded.end(), callConnection) == excluded.end();
+      }
     }
     if (reusable) return callConnection;
     if (callConnection) releaseCallConnection();
@@ -133,7 +138,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   std::optional<Route> route;
   std::optional<std::vector<Route>> routes;  // Set when this attempt resolved the host.
   {
-    std::lock_guard lock(excludedMutex_);
+    MutexLock lock(excludedMutex_);
     route = std::exchange(nextRouteToTry_, std::nullopt);
   }
   if (route) {
@@ -196,7 +201,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   if (auto pooled = pool_.callAcquirePooledConnection(address_, call_, routes ? &*routes : nullptr,
                                                       true, excluded)) {
     {
-      std::lock_guard lock(excludedMutex_);
+      MutexLock lock(excludedMutex_);
       nextRouteToTry_ = newConnection->route();
     }
     newConnection->closeSocket();
@@ -220,7 +225,7 @@ void ExchangeFinder::trackFailure(const IOException& e,
     return;
   }
   if (connection) {
-    std::lock_guard lock(excludedMutex_);
+    MutexLock lock(excludedMutex_);
     excluded_.push_back(connection);
     nextRouteToTry_ = connection->route();
   }
