@@ -111,6 +111,8 @@ void RealCall::cancel() noexcept {
     if (exchange_) exchange_->cancel();
     if (connectionToCancel_) connectionToCancel_->cancel();
   }
+  // A call waiting for another call's connect to the same HTTP/2 address holds no socket yet.
+  pool_.wakeConnectWaiters();
   if (events && callStartReported_ && !terminalReported_) {
     event([&](EventListener& listener) { listener.canceled(*this); });
   }

@@ -89,13 +89,20 @@ bool RealConnectionPool::beginConnect(const Address& address, std::chrono::milli
     connecting_.push_back(address);
     return true;
   }
-  // Another call is connecting: wait for it (checking for cancellation now and then).
+  // Another call is connecting: wait for it. wakeConnectWaiters() wakes us when a call is
+  // canceled.
   auto until = std::chrono::steady_clock::now() +
                (timeout > std::chrono::milliseconds(0) ? timeout : std::chrono::hours(24));
-  while (connecting() && std::chrono::steady_clock::now() < until && !isCanceled()) {
-    connectEnded_.wait_for(lock.native(), std::chrono::milliseconds(50));
-  }
+  connectEnded_.wait_until(lock.native(), until,
+                           [&]() TERN_REQUIRES(mutex_) { return !connecting() || isCanceled(); });
   return false;
+}
+
+void RealConnectionPool::wakeConnectWaiters() {
+  // Under the lock: a waiter that has just seen isCanceled() false is then waiting, not about
+  // to wait, so it cannot miss this.
+  MutexLock lock(mutex_);
+  connectEnded_.notify_all();
 }
 
 void RealConnectionPool::endConnect(const Address& address) {

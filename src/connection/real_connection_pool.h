@@ -56,9 +56,13 @@ class RealConnectionPool {
   // curl's multiplexing waits for the first connection). Returns true if the caller may connect
   // now (it must then call endConnect()); false after waiting while another call connected, at
   // most `timeout` or until `isCanceled()` (the caller then looks in the pool again).
+  // `isCanceled` is called with the pool lock held: it must not take it.
   bool beginConnect(const Address& address, std::chrono::milliseconds timeout,
                     const std::function<bool()>& isCanceled);
   void endConnect(const Address& address);
+  // Makes the calls waiting in beginConnect() look at their isCanceled() again at once: for
+  // Call::cancel(), after the call is marked canceled.
+  void wakeConnectWaiters();
 
   // Adds a freshly connected `connection`, held by `call`. Its cleanup is scheduled when it idles.
   void put(const std::shared_ptr<RealConnection>& connection, RealCall& call);
