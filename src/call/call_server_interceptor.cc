@@ -5,7 +5,6 @@
 #include <exception>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 
 #include "call/real_interceptor_chain.h"
@@ -56,18 +55,23 @@ Response CallServerInterceptor::intercept(Chain& chain) {
       }
       if (!responseBuilder && requestBody->isDuplex()) {
         // Request and response stream at once (HTTP/2 only; HTTP/1.1 refuses it): the headers
-        // go out now and the body is written on its own thread, which ends the request when
-        // writeTo() returns. A failure there reaches the response reader as the stream's.
+        // go out now and the body is written on a TaskRunner thread the exchange waits for,
+        // which ends the request when writeTo() returns. A failure there reaches the response
+        // reader as the stream's.
         exchange.flushRequest();
         std::shared_ptr<BufferedSink> sink = buffer(exchange.createRequestBody(request));
-        std::thread([requestBody, sink] {
+        exchange.writeRequestBodyLater([requestBody, sink]() mutable {
           try {
             requestBody->writeTo(*sink);
             sink->close();
           } catch (...) {
             // Safe to drop: the stream is reset or failed, and the call's reader sees why.
           }
-        }).detach();
+          // Lets go of the exchange now, not when the runner drops the task: the last reference
+          // may be this one, and the exchange's destructor then runs here, where it must not
+          // wait for this very write.
+          sink.reset();
+        });
       } else if (!responseBuilder) {
         std::unique_ptr<BufferedSink> sink = buffer(exchange.createRequestBody(request));
         requestBody->writeTo(*sink);

@@ -2,6 +2,7 @@
 #include "call/real_call.h"
 
 #include <algorithm>
+#include <cassert>
 #include <iostream>
 #include <stdexcept>
 #include <utility>
@@ -22,7 +23,9 @@
 namespace tern::internal {
 
 RealCall::RealCall(Client client, Request originalRequest)
-    : client_(std::move(client)), originalRequest_(std::move(originalRequest)) {
+    : client_(std::move(client)),
+      pool_(ConnectionPoolAccess::delegate(*client_.connectionPool())),
+      originalRequest_(std::move(originalRequest)) {
   timeout_.timeout(client_.callTimeout());
   eventListener_ = client_.eventListenerFactory()->create(*this);
   if (!eventListener_) {
@@ -38,12 +41,17 @@ RealCall::~RealCall() {
 }
 
 bool RealCall::isExecuted() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return executed_;
 }
 
 std::shared_ptr<Call> RealCall::clone() const {
   return std::make_shared<RealCall>(client_, originalRequest_);
+}
+
+void RealCall::assertPoolLockHeld(const RealConnectionPool& pool) const {
+  assert(&pool == &pool_);
+  (void)pool;
 }
 
 std::string RealCall::toLoggableString() const {
@@ -53,7 +61,7 @@ std::string RealCall::toLoggableString() const {
 
 Response RealCall::execute() {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (executed_) throw std::logic_error("Already Executed");
     executed_ = true;
   }
@@ -79,7 +87,7 @@ Response RealCall::execute() {
 void RealCall::enqueue(std::shared_ptr<Callback> callback) {
   if (!callback) throw std::invalid_argument("Call::enqueue: callback == null");
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (executed_) throw std::logic_error("Already Executed");
     executed_ = true;
   }
@@ -105,11 +113,13 @@ void RealCall::cancel() noexcept {
   std::unique_lock<std::recursive_mutex> events = lockEvents();
   if (canceled_.exchange(true)) return;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     // Both only break sockets (thread-safe, non-blocking); the threads using them wake and fail.
     if (exchange_) exchange_->cancel();
     if (connectionToCancel_) connectionToCancel_->cancel();
   }
+  // A call waiting for another call's connect to the same HTTP/2 address holds no socket yet.
+  pool_.wakeConnectWaiters();
   if (events && callStartReported_ && !terminalReported_) {
     event([&](EventListener& listener) { listener.canceled(*this); });
   }
@@ -132,7 +142,7 @@ void RealCall::reportListenerFailure(std::exception_ptr e) noexcept {
 }
 
 void RealCall::setConnectionToCancel(std::shared_ptr<RealConnection> connection) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   connectionToCancel_ = std::move(connection);
   // A cancel() that came before this connection was visible must still reach it.
   if (connectionToCancel_ && isCanceled()) connectionToCancel_->cancel();
@@ -166,7 +176,7 @@ Response RealCall::getResponseWithInterceptorChain() {
 
 void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder) {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (interceptorScopedExchange_) {
       throw std::logic_error("RealCall: an exchange is already in progress");
     }
@@ -188,14 +198,14 @@ void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newE
   Address address = ClientAccess::address(client_, url);
   auto finder = std::make_shared<ExchangeFinder>(
       ConnectionPoolAccess::delegate(*client_.connectionPool()), std::move(address), *this);
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   exchangeFinder_ = std::move(finder);
 }
 
 std::shared_ptr<Exchange> RealCall::initExchange(const RealInterceptorChain& chain) {
   std::shared_ptr<ExchangeFinder> finder;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (!expectMoreExchanges_) throw std::logic_error("RealCall: released");
     if (responseBodyOpen_ || requestBodyOpen_) {
       throw std::logic_error("RealCall: the previous exchange is still open");
@@ -207,13 +217,13 @@ std::shared_ptr<Exchange> RealCall::initExchange(const RealInterceptorChain& cha
       chain.connectTimeout(), chain.readTimeout(), chain.writeTimeout(), doExtensiveHealthChecks);
   std::shared_ptr<RealConnection> connection;
   {
-    std::lock_guard lock(ConnectionPoolAccess::delegate(*client_.connectionPool()).mutex());
+    MutexLock lock(pool_.mutex());
     connection = connection_;
   }
   auto exchange = std::make_shared<Exchange>(shared_from_this(), finder, std::move(connection),
                                              std::move(codec));
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     interceptorScopedExchange_ = exchange;
     exchange_ = exchange;
     requestBodyOpen_ = true;
@@ -227,7 +237,7 @@ std::shared_ptr<Exchange> RealCall::initExchange(const RealInterceptorChain& cha
 void RealCall::exitNetworkInterceptorExchange(bool closeExchange) {
   std::shared_ptr<Exchange> exchange;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (!expectMoreExchanges_) throw std::logic_error("RealCall: released");
     if (closeExchange) exchange = exchange_;
     interceptorScopedExchange_.reset();
@@ -236,7 +246,7 @@ void RealCall::exitNetworkInterceptorExchange(bool closeExchange) {
 }
 
 std::shared_ptr<Exchange> RealCall::interceptorScopedExchange() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return interceptorScopedExchange_;
 }
 
@@ -245,7 +255,7 @@ std::exception_ptr RealCall::messageDone(Exchange& exchange, bool requestDone, b
   bool bothStreamsDone = false;
   bool callDone = false;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (exchange_.get() != &exchange) return e;  // Already detached.
     if ((requestDone && requestBodyOpen_) || (responseDone && responseBodyOpen_)) {
       if (requestDone) requestBodyOpen_ = false;
@@ -256,9 +266,11 @@ std::exception_ptr RealCall::messageDone(Exchange& exchange, bool requestDone, b
     if (bothStreamsDone) exchange_.reset();
   }
   if (bothStreamsDone) {
-    RealConnectionPool& pool = ConnectionPoolAccess::delegate(*client_.connectionPool());
-    std::lock_guard lock(pool.mutex());
-    if (connection_) connection_->incrementSuccessCountLocked();
+    MutexLock lock(pool_.mutex());
+    if (connection_) {
+      connection_->assertPoolLockHeld(pool_);
+      connection_->incrementSuccessCountLocked();
+    }
   }
   if (callDone) return this->callDone(e);
   return e;
@@ -267,7 +279,7 @@ std::exception_ptr RealCall::messageDone(Exchange& exchange, bool requestDone, b
 std::exception_ptr RealCall::noMoreExchanges(std::exception_ptr e) {
   bool callDone = false;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (expectMoreExchanges_) {
       expectMoreExchanges_ = false;
       callDone = !requestBodyOpen_ && !responseBodyOpen_;
@@ -279,20 +291,19 @@ std::exception_ptr RealCall::noMoreExchanges(std::exception_ptr e) {
 
 std::exception_ptr RealCall::callDone(std::exception_ptr e) {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (callDone_) return e;
     callDone_ = true;
     connectionToCancel_.reset();
     exchangeFinder_.reset();
   }
-  RealConnectionPool& pool = ConnectionPoolAccess::delegate(*client_.connectionPool());
   std::shared_ptr<RealConnection> connection;
   {
-    std::lock_guard lock(pool.mutex());
+    MutexLock lock(pool_.mutex());
     connection = connection_;
   }
   if (connection) {
-    if (std::shared_ptr<RealConnection> toClose = pool.release(connection, *this)) {
+    if (std::shared_ptr<RealConnection> toClose = pool_.release(connection, *this)) {
       toClose->closeSocket();
     }
   }
@@ -326,7 +337,7 @@ void RealCall::reportTerminal(std::exception_ptr e) {
 bool RealCall::retryAfterFailure() {
   std::shared_ptr<ExchangeFinder> finder;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     finder = exchangeFinder_;
   }
   return finder && finder->retryAfterFailure();
@@ -350,13 +361,13 @@ void RealCall::timeoutEnter() {
   queue->execute("call timeout", delay, true, [weakSelf] {
     if (std::shared_ptr<RealCall> self = weakSelf.lock()) self->onTimeout();
   });
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   timeoutQueue_ = std::move(queue);
 }
 
 void RealCall::onTimeout() {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (timeoutExited_) return;
     timedOut_ = true;
   }
@@ -367,7 +378,7 @@ std::exception_ptr RealCall::timeoutExit(std::exception_ptr cause) {
   std::unique_ptr<TaskQueue> queue;
   bool timedOut = false;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     timeoutExited_ = true;
     timedOut = timedOut_;
     queue = std::move(timeoutQueue_);

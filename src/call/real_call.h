@@ -8,7 +8,10 @@
 #include <optional>
 #include <string>
 
+#include "concurrent/mutex.h"
 #include "concurrent/task_queue.h"
+#include "concurrent/thread_annotations.h"
+#include "connection/real_connection_pool.h"
 #include "tern/call.h"
 #include "tern/client.h"
 #include "tern/event_listener.h"
@@ -99,10 +102,20 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   bool retryAfterFailure();
 
   // The connection this call holds, or null. Pool lock held.
-  const std::shared_ptr<RealConnection>& connectionLocked() const noexcept { return connection_; }
-  void setConnectionLocked(std::shared_ptr<RealConnection> connection) {
+  const std::shared_ptr<RealConnection>& connectionLocked() const noexcept
+      TERN_REQUIRES(pool_.mutex()) {
+    return connection_;
+  }
+  void setConnectionLocked(std::shared_ptr<RealConnection> connection)
+      TERN_REQUIRES(pool_.mutex()) {
     connection_ = std::move(connection);
   }
+
+  // For `pool` (the client's, which the ExchangeFinder and the pool itself hold by another
+  // name): tells the analysis that the lock guarding connection_ is that pool's mutex, held.
+  // Checks it in debug builds.
+  void assertPoolLockHeld(const RealConnectionPool& pool) const TERN_REQUIRES(pool.mutex())
+      TERN_ASSERT_CAPABILITY(pool_.mutex());
 
   // The connection being connected, so that cancel() can reach it. Null clears it.
   void setConnectionToCancel(std::shared_ptr<RealConnection> connection);
@@ -143,6 +156,7 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   void onTimeout();
 
   const Client client_;
+  RealConnectionPool& pool_;  // client_'s.
   const Request originalRequest_;
   // Made by the client's factory in the constructor, then never changed.
   std::shared_ptr<EventListener> eventListener_;
@@ -153,23 +167,25 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   Timeout timeout_;                // The call timeout; configured before the call starts.
   std::atomic<bool> canceled_{false};
 
-  mutable std::mutex mutex_;  // Guards the fields below.
-  bool executed_ = false;
-  std::shared_ptr<Exchange> exchange_;                   // Until both its bodies are done.
-  std::shared_ptr<Exchange> interceptorScopedExchange_;  // For the current attempt.
-  std::shared_ptr<RealConnection> connectionToCancel_;   // While connecting.
-  std::shared_ptr<ExchangeFinder>
-      exchangeFinder_;  // For the current follow-up; exchanges share it.
-  bool requestBodyOpen_ = false;
-  bool responseBodyOpen_ = false;
-  bool expectMoreExchanges_ = true;
-  bool callDone_ = false;
+  mutable Mutex mutex_;  // Guards the fields below.
+  bool executed_ TERN_GUARDED_BY(mutex_) = false;
+  // Until both its bodies are done.
+  std::shared_ptr<Exchange> exchange_ TERN_GUARDED_BY(mutex_);
+  // For the current attempt.
+  std::shared_ptr<Exchange> interceptorScopedExchange_ TERN_GUARDED_BY(mutex_);
+  std::shared_ptr<RealConnection> connectionToCancel_ TERN_GUARDED_BY(mutex_);  // Connecting.
+  // For the current follow-up; exchanges share it.
+  std::shared_ptr<ExchangeFinder> exchangeFinder_ TERN_GUARDED_BY(mutex_);
+  bool requestBodyOpen_ TERN_GUARDED_BY(mutex_) = false;
+  bool responseBodyOpen_ TERN_GUARDED_BY(mutex_) = false;
+  bool expectMoreExchanges_ TERN_GUARDED_BY(mutex_) = true;
+  bool callDone_ TERN_GUARDED_BY(mutex_) = false;
   // The call timeout watchdog.
-  std::unique_ptr<TaskQueue> timeoutQueue_;
-  bool timedOut_ = false;
-  bool timeoutExited_ = false;
+  std::unique_ptr<TaskQueue> timeoutQueue_ TERN_GUARDED_BY(mutex_);
+  bool timedOut_ TERN_GUARDED_BY(mutex_) = false;
+  bool timeoutExited_ TERN_GUARDED_BY(mutex_) = false;
 
-  std::shared_ptr<RealConnection> connection_;  // Guarded by the pool's mutex.
+  std::shared_ptr<RealConnection> connection_ TERN_GUARDED_BY(pool_.mutex());
 };
 
 }  // namespace tern::internal

@@ -5,13 +5,14 @@
 
 namespace tern::internal {
 
-void spinBeforeSleeping(std::mutex& mutex) {
+AdaptiveMutex::AdaptiveMutex() {
   // libstdc++'s std::mutex is a pthread mutex made with the default attributes; made again with
-  // the adaptive type, it behaves the same except that lock() spins before it sleeps.
+  // the adaptive type, it behaves the same except that lock() spins before it sleeps. No thread
+  // can use it yet.
   pthread_mutexattr_t attributes;
   if (pthread_mutexattr_init(&attributes) != 0) return;  // Keeps the default type.
   if (pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_ADAPTIVE_NP) == 0) {
-    pthread_mutex_t* handle = mutex.native_handle();
+    pthread_mutex_t* handle = native().native_handle();
     pthread_mutex_destroy(handle);
     pthread_mutex_init(handle, &attributes);
   }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "call/real_call.h"
+#include "concurrent/task_runner.h"
 #include "connection/exchange_finder.h"
 #include "connection/real_connection.h"
 #include "io/ascii.h"
@@ -183,6 +184,14 @@ std::unique_ptr<Sink> Exchange::createRequestBody(const Request& request) {
     throw;
   }
   return std::make_unique<RequestBodySink>(shared_from_this(), std::move(raw));
+}
+
+void Exchange::writeRequestBodyLater(std::function<void()> write) {
+  if (requestBodyWriter_) throw std::logic_error("Exchange: the request body is already written");
+  requestBodyWriter_ = connection_->pool().taskRunner().newQueue("tern duplex request body");
+  // Not cancelable: nothing cancels this queue but its destruction, and a body that never ran
+  // would leave the stream half-open (dropping the task closes the sink unfinished instead).
+  requestBodyWriter_->execute("write", std::chrono::nanoseconds(0), false, std::move(write));
 }
 
 void Exchange::flushRequest() {

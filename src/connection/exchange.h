@@ -3,9 +3,11 @@
 
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 
+#include "concurrent/task_queue.h"
 #include "connection/exchange_codec.h"
 #include "tern/headers.h"
 #include "tern/request.h"
@@ -70,6 +72,12 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // The response's trailers (ExchangeCodec::trailers()).
   Headers trailers();
 
+  // Runs `write` (a duplex request body's writeTo() and close(), HTTP/2 only) on the
+  // connection's TaskRunner while the call reads the response, in a queue of this exchange's
+  // own. Destroying the exchange waits for a write still under way, so no thread outlives it
+  // (DESIGN.md: no detached threads); `write` may itself let go of the last reference.
+  void writeRequestBodyLater(std::function<void()> write);
+
   // The request has no body (or its body will not be sent): ends the request half.
   void noRequestBody();
 
@@ -105,6 +113,9 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   std::shared_ptr<RealConnection> connection_;
   std::unique_ptr<ExchangeCodec> codec_;
   std::atomic<bool> hasFailure_{false};
+  // For writeRequestBodyLater(). Last, so it is destroyed first: its destructor waits for the
+  // write, which uses the members above.
+  std::unique_ptr<TaskQueue> requestBodyWriter_;
 };
 
 }  // namespace tern::internal

@@ -55,7 +55,8 @@ std::shared_ptr<RealConnection> ExchangeFinder::findHealthyConnection(
 void ExchangeFinder::releaseCallConnection() {
   std::shared_ptr<RealConnection> connection;
   {
-    std::lock_guard lock(pool_.mutex());
+    MutexLock lock(pool_.mutex());
+    call_.assertPoolLockHeld(pool_);
     connection = call_.connectionLocked();
   }
   if (!connection) return;
@@ -81,7 +82,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   if (call_.isCanceled()) throw InterruptedIOException("Canceled");
   std::vector<std::shared_ptr<RealConnection>> excluded;  // Connections that failed this call.
   {
-    std::lock_guard lock(excludedMutex_);
+    MutexLock lock(excludedMutex_);
     excluded = excluded_;
   }
 
@@ -90,11 +91,15 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     std::shared_ptr<RealConnection> callConnection;
     bool reusable = false;
     {
-      std::lock_guard lock(pool_.mutex());
+      MutexLock lock(pool_.mutex());
+      call_.assertPoolLockHeld(pool_);
       callConnection = call_.connectionLocked();
-      reusable = callConnection && !callConnection->noNewExchangesLocked() &&
-                 sameHostAndPort(callConnection->route().address().url()) &&
-                 std::find(excluded.begin(), excluded.end(), callConnection) == excluded.end();
+      if (callConnection) {
+        callConnection->assertPoolLockHeld(pool_);
+        reusable = !callConnection->noNewExchangesLocked() &&
+                   sameHostAndPort(callConnection->route().address().url()) &&
+                   std::find(excluded.begin(), excluded.end(), callConnection) == excluded.end();
+      }
     }
     if (reusable) return callConnection;
     if (callConnection) releaseCallConnection();
@@ -134,7 +139,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   std::optional<Route> route;
   std::optional<std::vector<Route>> routes;  // Set when this attempt resolved the host.
   {
-    std::lock_guard lock(excludedMutex_);
+    MutexLock lock(excludedMutex_);
     route = std::exchange(nextRouteToTry_, std::nullopt);
   }
   if (route) {
@@ -197,7 +202,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   if (auto pooled = pool_.callAcquirePooledConnection(address_, call_, routes ? &*routes : nullptr,
                                                       true, excluded)) {
     {
-      std::lock_guard lock(excludedMutex_);
+      MutexLock lock(excludedMutex_);
       nextRouteToTry_ = newConnection->route();
     }
     newConnection->closeSocket();
@@ -221,7 +226,7 @@ void ExchangeFinder::trackFailure(const IOException& e,
     return;
   }
   if (connection) {
-    std::lock_guard lock(excludedMutex_);
+    MutexLock lock(excludedMutex_);
     excluded_.push_back(connection);
     nextRouteToTry_ = connection->route();
   }

@@ -4,10 +4,10 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <vector>
 
+#include "concurrent/mutex.h"
 #include "connection/exchange_codec.h"
 #include "connection/route_selector.h"
 #include "tern/address.h"
@@ -76,8 +76,8 @@ class ExchangeFinder {
   std::atomic<int> refusedStreamCount_{0};
   std::atomic<int> connectionShutdownCount_{0};
   std::atomic<int> otherFailureCount_{0};
-  std::mutex excludedMutex_;
-  std::vector<std::shared_ptr<RealConnection>> excluded_;  // Guarded by excludedMutex_.
+  Mutex excludedMutex_;
+  std::vector<std::shared_ptr<RealConnection>> excluded_ TERN_GUARDED_BY(excludedMutex_);
   // The route of a connection that refused a stream or shut down: the retry connects over it
   // again (OkHttp's nextRouteToTry). Guarded by excludedMutex_.
   std::optional<Route> nextRouteToTry_;

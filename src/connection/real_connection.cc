@@ -2,6 +2,7 @@
 #include "connection/real_connection.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,7 +93,7 @@ void RealConnection::connect(std::chrono::milliseconds connectTimeout,
         url.host() + ":" + std::to_string(url.port()), pingInterval);
     http2->start();
     http2Connection_ = std::move(http2);
-    std::lock_guard lock(pool_.mutex());
+    MutexLock lock(pool_.mutex());
     allocationLimit_ = http2Connection_->maxConcurrentStreams();
     return;
   }
@@ -162,6 +163,11 @@ std::unique_ptr<ExchangeCodec> RealConnection::newCodec(std::chrono::millisecond
   return std::make_unique<Http1ExchangeCodec>(*this, *source_, *sink_);
 }
 
+void RealConnection::assertPoolLockHeld(const RealConnectionPool& pool) const {
+  assert(&pool == &pool_);
+  (void)pool;
+}
+
 bool RealConnection::isEligibleLocked(const Address& address,
                                       const std::vector<Route>* routes) const {
   if (static_cast<int>(calls_.size()) >= allocationLimit_ || noNewExchanges_) return false;
@@ -203,17 +209,17 @@ bool RealConnection::supportsUrlLocked(const HttpUrl& url) const {
 }
 
 void RealConnection::noCoalescedConnections() {
-  std::lock_guard lock(pool_.mutex());
+  MutexLock lock(pool_.mutex());
   noCoalescedConnections_ = true;
 }
 
 void RealConnection::onSettings(int maxConcurrentStreams) {
-  std::lock_guard lock(pool_.mutex());
+  MutexLock lock(pool_.mutex());
   allocationLimit_ = maxConcurrentStreams;
 }
 
 void RealConnection::onShutdown() {
-  std::lock_guard lock(pool_.mutex());
+  MutexLock lock(pool_.mutex());
   noNewExchanges_ = true;
   pool_.connectionShutDownLocked(*this);
 }
@@ -224,7 +230,7 @@ bool RealConnection::isHealthy(bool doExtensiveChecks) {
   if (http2Connection_) return http2Connection_->isHealthy();
   std::chrono::nanoseconds idleAt;
   {
-    std::lock_guard lock(pool_.mutex());
+    MutexLock lock(pool_.mutex());
     idleAt = idleAtNanos_;
   }
   // A connection idle a while may have been closed by the server; a request that must not be
@@ -245,14 +251,14 @@ bool RealConnection::hasUnclaimedInput() const noexcept {
 }
 
 void RealConnection::noNewExchanges() {
-  std::lock_guard lock(pool_.mutex());
+  MutexLock lock(pool_.mutex());
   noNewExchanges_ = true;
 }
 
 void RealConnection::cancel() { socket_->cancel(); }
 
 void RealConnection::trackFailure(RealCall& call, const IOException& e) {
-  std::lock_guard lock(pool_.mutex());
+  MutexLock lock(pool_.mutex());
   if (http2Connection_) {
     // A failed stream leaves the connection to the others, as OkHttp's trackFailure: except a
     // second REFUSED_STREAM, a reset other than the caller's own cancel, or a shut down

@@ -6,7 +6,9 @@
 #include <memory>
 #include <vector>
 
+#include "concurrent/thread_annotations.h"
 #include "connection/exchange_codec.h"
+#include "connection/real_connection_pool.h"
 #include "http2/http2_connection.h"
 #include "net/socket.h"
 #include "net/tls_socket.h"
@@ -33,7 +35,7 @@ class RealConnectionPool;
 // shutdown through Http2Connection::Listener. The bookkeeping below (calls_, noNewExchanges_,
 // allocationLimit_, counts, idleAtNanos_) is guarded by the pool's mutex
 // (RealConnectionPool::mutex()), so the pool can scan it; methods named *Locked expect that lock
-// held, the others take it.
+// held (TERN_REQUIRES), the others take it.
 class RealConnection final : public Connection,
                              public ExchangeCodec::Carrier,
                              private Http2Connection::Listener {
@@ -78,7 +80,8 @@ class RealConnection final : public Connection,
   // tell what else it would accept) and this connection's leaf certificate is valid for the
   // host; the address's certificate pinner accepts the connection's certificates for the host;
   // and no 421 turned coalescing off here. Pool lock held.
-  bool isEligibleLocked(const Address& address, const std::vector<Route>* routes) const;
+  bool isEligibleLocked(const Address& address, const std::vector<Route>* routes) const
+      TERN_REQUIRES(pool_.mutex());
 
   // True for HTTP/2: many calls at once.
   bool isMultiplexed() const noexcept { return http2Connection_ != nullptr; }
@@ -130,15 +133,34 @@ class RealConnection final : public Connection,
   // For the thread that last used the connection (it releases it to the pool).
   bool hasUnclaimedInput() const noexcept;
 
+  // The lock that guards the bookkeeping below: pool().mutex().
+  Mutex& poolMutex() const noexcept TERN_RETURN_CAPABILITY(pool_.mutex()) { return pool_.mutex(); }
+
+  // For `pool`, which holds its mutex and scans its connections: tells the analysis that this
+  // connection's bookkeeping lock is that mutex (it cannot see that a connection in a pool's list
+  // belongs to that pool). Checks it in debug builds.
+  void assertPoolLockHeld(const RealConnectionPool& pool) const TERN_REQUIRES(pool.mutex())
+      TERN_ASSERT_CAPABILITY(pool_.mutex());
+
   // Bookkeeping; pool lock held for all of these.
-  std::vector<RealCall*>& callsLocked() noexcept { return calls_; }
-  bool noNewExchangesLocked() const noexcept { return noNewExchanges_; }
-  void setNoNewExchangesLocked() noexcept { noNewExchanges_ = true; }
-  int routeFailureCountLocked() const noexcept { return routeFailureCount_; }
-  int allocationLimitLocked() const noexcept { return allocationLimit_; }
-  void incrementSuccessCountLocked() noexcept { ++successCount_; }
-  std::chrono::nanoseconds idleAtNanosLocked() const noexcept { return idleAtNanos_; }
-  void setIdleAtNanosLocked(std::chrono::nanoseconds nanos) noexcept { idleAtNanos_ = nanos; }
+  std::vector<RealCall*>& callsLocked() noexcept TERN_REQUIRES(pool_.mutex()) { return calls_; }
+  bool noNewExchangesLocked() const noexcept TERN_REQUIRES(pool_.mutex()) {
+    return noNewExchanges_;
+  }
+  void setNoNewExchangesLocked() noexcept TERN_REQUIRES(pool_.mutex()) { noNewExchanges_ = true; }
+  int routeFailureCountLocked() const noexcept TERN_REQUIRES(pool_.mutex()) {
+    return routeFailureCount_;
+  }
+  int allocationLimitLocked() const noexcept TERN_REQUIRES(pool_.mutex()) {
+    return allocationLimit_;
+  }
+  void incrementSuccessCountLocked() noexcept TERN_REQUIRES(pool_.mutex()) { ++successCount_; }
+  std::chrono::nanoseconds idleAtNanosLocked() const noexcept TERN_REQUIRES(pool_.mutex()) {
+    return idleAtNanos_;
+  }
+  void setIdleAtNanosLocked(std::chrono::nanoseconds nanos) noexcept TERN_REQUIRES(pool_.mutex()) {
+    idleAtNanos_ = nanos;
+  }
 
  private:
   // Http2Connection::Listener, from its reader thread.
@@ -148,7 +170,7 @@ class RealConnection final : public Connection,
   // Coalescing's tests in isEligibleLocked(): one of `routes` reaches this connection's IP
   // address and port directly, and the certificates and pins allow `url`'s host.
   bool routeMatchesAny(const std::vector<Route>& routes) const;
-  bool supportsUrlLocked(const HttpUrl& url) const;
+  bool supportsUrlLocked(const HttpUrl& url) const TERN_REQUIRES(pool_.mutex());
 
   RealConnectionPool& pool_;
   const Route route_;
@@ -166,14 +188,16 @@ class RealConnection final : public Connection,
   std::unique_ptr<Http2Connection> http2Connection_;
 
   // Guarded by the pool's mutex.
-  std::vector<RealCall*> calls_;  // The calls holding this connection.
-  int allocationLimit_ = 1;       // How many calls may hold it at once.
-  int refusedStreamCount_ = 0;    // REFUSED_STREAM resets seen (OkHttp tolerates one).
-  bool noNewExchanges_ = false;
-  bool noCoalescedConnections_ = false;  // A 421 came on a call for another host.
-  int routeFailureCount_ = 0;
-  int successCount_ = 0;
-  std::chrono::nanoseconds idleAtNanos_{0};
+  std::vector<RealCall*> calls_ TERN_GUARDED_BY(pool_.mutex());  // The calls holding this.
+  int allocationLimit_ TERN_GUARDED_BY(pool_.mutex()) = 1;       // How many at once.
+  // REFUSED_STREAM resets seen (OkHttp tolerates one).
+  int refusedStreamCount_ TERN_GUARDED_BY(pool_.mutex()) = 0;
+  bool noNewExchanges_ TERN_GUARDED_BY(pool_.mutex()) = false;
+  // A 421 came on a call for another host.
+  bool noCoalescedConnections_ TERN_GUARDED_BY(pool_.mutex()) = false;
+  int routeFailureCount_ TERN_GUARDED_BY(pool_.mutex()) = 0;
+  int successCount_ TERN_GUARDED_BY(pool_.mutex()) = 0;
+  std::chrono::nanoseconds idleAtNanos_ TERN_GUARDED_BY(pool_.mutex()){0};
 };
 
 }  // namespace tern::internal

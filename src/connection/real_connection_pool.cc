@@ -32,39 +32,44 @@ RealConnectionPool::RealConnectionPool(std::shared_ptr<TaskRunner> taskRunner,
 
 RealConnectionPool::~RealConnectionPool() {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     closing_ = true;  // No more scheduling on cleanupQueue_.
   }
   cleanupQueue_.reset();  // Drops the task, or waits for it to finish: it uses `this`.
   std::vector<std::shared_ptr<RealConnection>> connections;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     connections.swap(connections_);
   }
   for (const auto& connection : connections) connection->closeSocket();
 }
 
 int RealConnectionPool::idleConnectionCount() const {
-  std::lock_guard lock(mutex_);
-  return static_cast<int>(std::count_if(connections_.begin(), connections_.end(),
-                                        [](const auto& c) { return c->callsLocked().empty(); }));
+  MutexLock lock(mutex_);
+  int idle = 0;
+  for (const auto& connection : connections_) {
+    connection->assertPoolLockHeld(*this);
+    idle += connection->callsLocked().empty() ? 1 : 0;
+  }
+  return idle;
 }
 
 int RealConnectionPool::connectionCount() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return static_cast<int>(connections_.size());
 }
 
 std::vector<std::shared_ptr<RealConnection>> RealConnectionPool::connections() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return connections_;
 }
 
 std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
     const Address& address, RealCall& call, const std::vector<Route>* routes,
     bool requireMultiplexed, const std::vector<std::shared_ptr<RealConnection>>& excluded) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   for (const auto& connection : connections_) {
+    connection->assertPoolLockHeld(*this);
     if (requireMultiplexed && !connection->isMultiplexed()) continue;
     if (!connection->isEligibleLocked(address, routes)) continue;
     if (std::find(excluded.begin(), excluded.end(), connection) != excluded.end()) continue;
@@ -76,26 +81,33 @@ std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
 
 bool RealConnectionPool::beginConnect(const Address& address, std::chrono::milliseconds timeout,
                                       const std::function<bool()>& isCanceled) {
-  std::unique_lock lock(mutex_);
-  auto connecting = [&] {
+  MutexLock lock(mutex_);
+  auto connecting = [&]() TERN_REQUIRES(mutex_) {
     return std::find(connecting_.begin(), connecting_.end(), address) != connecting_.end();
   };
   if (!connecting()) {
     connecting_.push_back(address);
     return true;
   }
-  // Another call is connecting: wait for it (checking for cancellation now and then).
+  // Another call is connecting: wait for it. wakeConnectWaiters() wakes us when a call is
+  // canceled.
   auto until = std::chrono::steady_clock::now() +
                (timeout > std::chrono::milliseconds(0) ? timeout : std::chrono::hours(24));
-  while (connecting() && std::chrono::steady_clock::now() < until && !isCanceled()) {
-    connectEnded_.wait_for(lock, std::chrono::milliseconds(50));
-  }
+  connectEnded_.wait_until(lock.native(), until,
+                           [&]() TERN_REQUIRES(mutex_) { return !connecting() || isCanceled(); });
   return false;
+}
+
+void RealConnectionPool::wakeConnectWaiters() {
+  // Under the lock: a waiter that has just seen isCanceled() false is then waiting, not about
+  // to wait, so it cannot miss this.
+  MutexLock lock(mutex_);
+  connectEnded_.notify_all();
 }
 
 void RealConnectionPool::endConnect(const Address& address) {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     auto it = std::find(connecting_.begin(), connecting_.end(), address);
     if (it != connecting_.end()) connecting_.erase(it);
   }
@@ -103,7 +115,7 @@ void RealConnectionPool::endConnect(const Address& address) {
 }
 
 void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection, RealCall& call) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   connections_.push_back(connection);
   acquireLocked(connection, call);
   // No cleanup yet: a connection in use cannot expire, and release() schedules one when it
@@ -113,14 +125,18 @@ void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection, 
 
 void RealConnectionPool::acquireLocked(const std::shared_ptr<RealConnection>& connection,
                                        RealCall& call) {
+  connection->assertPoolLockHeld(*this);
   connection->callsLocked().push_back(&call);
+  call.assertPoolLockHeld(*this);
   call.setConnectionLocked(connection);
 }
 
 std::shared_ptr<RealConnection> RealConnectionPool::release(
     const std::shared_ptr<RealConnection>& connection, RealCall& call) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
+  connection->assertPoolLockHeld(*this);
   std::erase(connection->callsLocked(), &call);
+  call.assertPoolLockHeld(*this);
   call.setConnectionLocked(nullptr);
   if (!connection->callsLocked().empty()) return nullptr;
 
@@ -135,7 +151,10 @@ std::shared_ptr<RealConnection> RealConnectionPool::release(
   // Due when this connection's keep-alive runs out (a waiting cleanup is never later, so this
   // usually changes nothing and wakes no thread), or at once if too many connections idle.
   int idle = 0;
-  for (const auto& c : connections_) idle += c->callsLocked().empty() ? 1 : 0;
+  for (const auto& c : connections_) {
+    c->assertPoolLockHeld(*this);
+    idle += c->callsLocked().empty() ? 1 : 0;
+  }
   scheduleCleanupLocked(idle > maxIdleConnections_ ? std::chrono::nanoseconds(0)
                                                    : keepAliveDuration_);
   return nullptr;
@@ -144,13 +163,14 @@ std::shared_ptr<RealConnection> RealConnectionPool::release(
 void RealConnectionPool::evictAll() {
   std::vector<std::shared_ptr<RealConnection>> evicted;
   {
-    std::lock_guard lock(mutex_);
-    std::erase_if(connections_, [&](const std::shared_ptr<RealConnection>& connection) {
-      if (!connection->callsLocked().empty()) return false;
+    MutexLock lock(mutex_);
+    for (const auto& connection : connections_) {
+      connection->assertPoolLockHeld(*this);
+      if (!connection->callsLocked().empty()) continue;
       connection->setNoNewExchangesLocked();
       evicted.push_back(connection);
-      return true;
-    });
+    }
+    for (const auto& connection : evicted) std::erase(connections_, connection);
     if (connections_.empty()) cancelCleanupLocked();
   }
   for (const auto& connection : evicted) connection->closeSocket();
@@ -160,12 +180,13 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
   std::shared_ptr<RealConnection> toClose;
   std::chrono::nanoseconds result;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     int inUseConnectionCount = 0;
     int idleConnectionCount = 0;
     std::shared_ptr<RealConnection> longestIdleConnection;
     std::chrono::nanoseconds longestIdleDuration{-1};
     for (const auto& connection : connections_) {
+      connection->assertPoolLockHeld(*this);
       if (!connection->callsLocked().empty()) {
         ++inUseConnectionCount;
         continue;
@@ -184,6 +205,7 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
     if (longestIdleConnection &&
         (longestIdleDuration >= keepAliveDuration_ || idleConnectionCount > maxIdleConnections_)) {
       // Evict the connection that idled longest, then look again at once.
+      longestIdleConnection->assertPoolLockHeld(*this);
       longestIdleConnection->setNoNewExchangesLocked();
       std::erase(connections_, longestIdleConnection);
       toClose = std::move(longestIdleConnection);
@@ -202,6 +224,7 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
 }
 
 void RealConnectionPool::connectionShutDownLocked(RealConnection& connection) {
+  connection.assertPoolLockHeld(*this);
   if (connection.callsLocked().empty()) {
     scheduleCleanupLocked(std::chrono::nanoseconds(0));
   }

@@ -5,9 +5,9 @@
 #include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
+#include "concurrent/mutex.h"
 #include "concurrent/task_queue.h"
 #include "concurrent/task_runner.h"
 #include "tern/address.h"
@@ -56,15 +56,20 @@ class RealConnectionPool {
   // curl's multiplexing waits for the first connection). Returns true if the caller may connect
   // now (it must then call endConnect()); false after waiting while another call connected, at
   // most `timeout` or until `isCanceled()` (the caller then looks in the pool again).
+  // `isCanceled` is called with the pool lock held: it must not take it.
   bool beginConnect(const Address& address, std::chrono::milliseconds timeout,
                     const std::function<bool()>& isCanceled);
   void endConnect(const Address& address);
+  // Makes the calls waiting in beginConnect() look at their isCanceled() again at once: for
+  // Call::cancel(), after the call is marked canceled.
+  void wakeConnectWaiters();
 
   // Adds a freshly connected `connection`, held by `call`. Its cleanup is scheduled when it idles.
   void put(const std::shared_ptr<RealConnection>& connection, RealCall& call);
 
   // Makes `call` hold `connection`. Pool lock held.
-  void acquireLocked(const std::shared_ptr<RealConnection>& connection, RealCall& call);
+  void acquireLocked(const std::shared_ptr<RealConnection>& connection, RealCall& call)
+      TERN_REQUIRES(mutex_);
 
   // Makes `call` let go of `connection`. If no call holds it any more it becomes idle; returns
   // it if it must be closed instead (it takes no new exchanges, or the pool keeps no idle
@@ -86,8 +91,9 @@ class RealConnectionPool {
   // The TaskRunner for connections' background work (HTTP/2 writes and pings).
   TaskRunner& taskRunner() const noexcept { return *taskRunner_; }
 
-  // Guards the list and every connection's bookkeeping.
-  std::mutex& mutex() const noexcept { return mutex_; }
+  // Guards the list and every connection's bookkeeping (RealConnection's and RealCall's
+  // members guarded by `pool().mutex()`).
+  Mutex& mutex() const noexcept TERN_RETURN_CAPABILITY(mutex_) { return mutex_; }
 
   // Every connection, in use or idle (a snapshot).
   std::vector<std::shared_ptr<RealConnection>> connections() const;
@@ -95,25 +101,28 @@ class RealConnectionPool {
   // `connection` takes no new exchanges any more (an HTTP/2 connection that shut down or
   // failed): if no call holds it, the cleanup task closes it now rather than when it would have
   // expired. Pool lock held.
-  void connectionShutDownLocked(RealConnection& connection);
+  void connectionShutDownLocked(RealConnection& connection) TERN_REQUIRES(mutex_);
 
  private:
   // Makes the cleanup task run within `delay` (sooner if it already waits for an earlier time).
-  void scheduleCleanupLocked(std::chrono::nanoseconds delay);
+  void scheduleCleanupLocked(std::chrono::nanoseconds delay) TERN_REQUIRES(mutex_);
   // Cancels the cleanup task (the pool is empty). Lock held. Neither does anything once closing_.
-  void cancelCleanupLocked();
+  void cancelCleanupLocked() TERN_REQUIRES(mutex_);
 
   const std::shared_ptr<TaskRunner> taskRunner_;
   const int maxIdleConnections_;
   const std::chrono::nanoseconds keepAliveDuration_;
+  // Set by the constructor; the queue is reset by the destructor once closing_ keeps everyone
+  // else off it.
   std::shared_ptr<Task> cleanupTask_;
   std::unique_ptr<TaskQueue> cleanupQueue_;
-  bool closing_ = false;  // The destructor runs: cleanupQueue_ is going away. Guarded by mutex_.
 
-  mutable std::mutex mutex_;
-  std::vector<std::shared_ptr<RealConnection>> connections_;  // Guarded by mutex_.
-  std::vector<Address> connecting_;  // Guarded by mutex_: see beginConnect().
-  std::condition_variable connectEnded_;
+  mutable Mutex mutex_;
+  // The destructor runs: cleanupQueue_ is going away.
+  bool closing_ TERN_GUARDED_BY(mutex_) = false;
+  std::vector<std::shared_ptr<RealConnection>> connections_ TERN_GUARDED_BY(mutex_);
+  std::vector<Address> connecting_ TERN_GUARDED_BY(mutex_);  // See beginConnect().
+  std::condition_variable connectEnded_;                     // Waited on with mutex_.
 };
 
 }  // namespace tern::internal

@@ -6,19 +6,19 @@
 namespace tern::internal {
 
 void RouteDatabase::failed(const Route& route) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   if (std::find(failedRoutes_.begin(), failedRoutes_.end(), route) == failedRoutes_.end()) {
     failedRoutes_.push_back(route);
   }
 }
 
 void RouteDatabase::connected(const Route& route) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   std::erase(failedRoutes_, route);
 }
 
 bool RouteDatabase::shouldPostpone(const Route& route) const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return std::find(failedRoutes_.begin(), failedRoutes_.end(), route) != failedRoutes_.end();
 }
 

@@ -1,9 +1,9 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <mutex>
 #include <vector>
 
+#include "concurrent/mutex.h"
 #include "tern/route.h"
 
 namespace tern::internal {
@@ -23,8 +23,8 @@ class RouteDatabase {
   bool shouldPostpone(const Route& route) const;
 
  private:
-  mutable std::mutex mutex_;
-  std::vector<Route> failedRoutes_;  // Guarded by mutex_; few entries, so a vector.
+  mutable Mutex mutex_;
+  std::vector<Route> failedRoutes_ TERN_GUARDED_BY(mutex_);  // Few entries, so a vector.
 };
 
 }  // namespace tern::internal

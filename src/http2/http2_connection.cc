@@ -2,6 +2,7 @@
 #include "http2/http2_connection.h"
 
 #include <nghttp2/nghttp2.h>
+#include <cassert>
 
 #include <algorithm>
 #include <span>
@@ -34,11 +35,13 @@ uint64_t pingPayload(const uint8_t* data) {
 }  // namespace
 
 // nghttp2's callbacks. nghttp2 calls them from nghttp2_session_mem_recv() and _mem_send(), which
-// run only under the connection's lock.
+// run only under the connection's lock. The analysis cannot follow a lock through a C library's
+// callback, so each is TERN_NO_THREAD_SAFETY_ANALYSIS: the one place in http2 that is unchecked.
 struct Http2Callbacks {
   static Http2Connection& self(void* userData) { return *static_cast<Http2Connection*>(userData); }
 
-  static int onBeginHeaders(nghttp2_session*, const nghttp2_frame* frame, void* userData) {
+  static int onBeginHeaders(nghttp2_session*, const nghttp2_frame* frame,
+                            void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     if (frame->hd.type != NGHTTP2_HEADERS) return 0;
     if (Http2Stream* stream = self(userData).streamLocked(frame->hd.stream_id)) {
       stream->beginHeadersLocked();
@@ -48,7 +51,7 @@ struct Http2Callbacks {
 
   static int onHeader(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
                       size_t nameLength, const uint8_t* value, size_t valueLength, uint8_t,
-                      void* userData) {
+                      void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     if (frame->hd.type != NGHTTP2_HEADERS) return 0;
     Http2Stream* stream = self(userData).streamLocked(frame->hd.stream_id);
     if (!stream) return 0;
@@ -59,7 +62,8 @@ struct Http2Callbacks {
     return accepted ? 0 : NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
   }
 
-  static int onFrameRecv(nghttp2_session* session, const nghttp2_frame* frame, void* userData) {
+  static int onFrameRecv(nghttp2_session* session, const nghttp2_frame* frame,
+                         void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     Http2Connection& connection = self(userData);
     switch (frame->hd.type) {
       case NGHTTP2_HEADERS:
@@ -117,7 +121,8 @@ struct Http2Callbacks {
   }
 
   static int onDataChunkRecv(nghttp2_session* session, uint8_t, int32_t streamId,
-                             const uint8_t* data, size_t length, void* userData) {
+                             const uint8_t* data, size_t length,
+                             void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     // The connection window is freed at once: buffering is per stream (see Http2Stream).
     nghttp2_session_consume_connection(session, length);
     if (Http2Stream* stream = self(userData).streamLocked(streamId)) {
@@ -126,7 +131,8 @@ struct Http2Callbacks {
     return 0;
   }
 
-  static int onStreamClose(nghttp2_session*, int32_t streamId, uint32_t errorCode, void* userData) {
+  static int onStreamClose(nghttp2_session*, int32_t streamId, uint32_t errorCode,
+                           void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     Http2Connection& connection = self(userData);
     auto it = connection.streams_.find(streamId);
     if (it == connection.streams_.end()) return 0;
@@ -144,7 +150,8 @@ struct Http2Callbacks {
     return 0;
   }
 
-  static int onFrameSend(nghttp2_session*, const nghttp2_frame* frame, void* userData) {
+  static int onFrameSend(nghttp2_session*, const nghttp2_frame* frame,
+                         void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     // A GOAWAY with an error is nghttp2's answer to a connection error of the peer (RFC 9113
     // §5.4.1); tern's own close() sends NO_ERROR.
     if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR) {
@@ -153,13 +160,14 @@ struct Http2Callbacks {
     return 0;
   }
 
-  static int onError(nghttp2_session*, int, const char* message, size_t length, void* userData) {
+  static int onError(nghttp2_session*, int, const char* message, size_t length,
+                     void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     self(userData).lastPeerError_.assign(message, length);
     return 0;
   }
 
   static int onInvalidFrameRecv(nghttp2_session*, const nghttp2_frame* frame, int errorCode,
-                                void* userData) {
+                                void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     static constexpr const char* kNames[] = {
         "DATA",         "HEADERS", "PRIORITY", "RST_STREAM",    "SETTINGS",
         "PUSH_PROMISE", "PING",    "GOAWAY",   "WINDOW_UPDATE", "CONTINUATION"};
@@ -171,7 +179,7 @@ struct Http2Callbacks {
   }
 
   static int onFrameNotSend(nghttp2_session*, const nghttp2_frame* frame, int errorCode,
-                            void* userData) {
+                            void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     Http2Connection& connection = self(userData);
     if (frame->hd.type != NGHTTP2_HEADERS) return 0;
     if (Http2Stream* stream = connection.streamLocked(frame->hd.stream_id)) {
@@ -183,7 +191,8 @@ struct Http2Callbacks {
   }
 
   static ssize_t readRequestBody(nghttp2_session*, int32_t streamId, uint8_t* buffer, size_t length,
-                                 uint32_t* dataFlags, nghttp2_data_source*, void* userData) {
+                                 uint32_t* dataFlags, nghttp2_data_source*,
+                                 void* userData) TERN_NO_THREAD_SAFETY_ANALYSIS {
     Http2Stream* stream = self(userData).streamLocked(streamId);
     if (!stream) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
     bool eof = false;
@@ -204,8 +213,6 @@ Http2Connection::Http2Connection(Source& source, Sink& sink, std::function<void(
       peerName_(std::move(peerName)),
       pingInterval_(pingInterval),
       writerQueue_(taskRunner.newQueue("tern Http2Connection writer " + peerName_)) {
-  // Every stream's thread and the reader take mutex_, each for a moment (docs/performance.md).
-  spinBeforeSleeping(mutex_);
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_option* option = nullptr;
   if (nghttp2_session_callbacks_new(&callbacks) != 0 || nghttp2_option_new(&option) != 0) {
@@ -238,7 +245,7 @@ Http2Connection::Http2Connection(Source& source, Sink& sink, std::function<void(
 Http2Connection::~Http2Connection() {
   close();
   writerQueue_.reset();  // Waits for a running task; none can start any more.
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   releaseSessionLocked();
 }
 
@@ -249,7 +256,7 @@ void Http2Connection::releaseSessionLocked() noexcept {
 
 void Http2Connection::start() {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     // RFC 9113 §6.5.2. Push is refused (ENABLE_PUSH 0), so a PUSH_PROMISE is a connection error.
     nghttp2_settings_entry settings[] = {
         {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
@@ -272,7 +279,7 @@ std::shared_ptr<Http2Stream> Http2Connection::newStream(const HeaderBlock& heade
                                                         bool hasRequestBody) {
   std::shared_ptr<Http2Stream> stream;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     // A failed connection says why (a TLS alert, a reset): a copy, as each stream's failure is.
     if (failure_) std::rethrow_exception(copyOf(failure_));
     if (shutdown_ || !session_) {
@@ -318,7 +325,7 @@ std::shared_ptr<Http2Stream> Http2Connection::newStream(const HeaderBlock& heade
 }
 
 bool Http2Connection::isHealthy() {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   if (shutdown_ || failure_) return false;
   // A ping after a read timeout that is still unanswered after a second: degraded.
   return !(degradedPongsReceived_ < degradedPingsSent_ &&
@@ -326,28 +333,28 @@ bool Http2Connection::isHealthy() {
 }
 
 std::exception_ptr Http2Connection::failure() {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return failure_ ? copyOf(failure_) : nullptr;
 }
 
 bool Http2Connection::isShutdown() {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return shutdown_ || failure_;
 }
 
 int Http2Connection::maxConcurrentStreams() {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return maxConcurrentStreams_;
 }
 
 int Http2Connection::openStreamCount() {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return static_cast<int>(streams_.size());
 }
 
 void Http2Connection::sendDegradedPingLater() {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     sendDegradedPingLocked();
   }
   flushLater();
@@ -363,14 +370,14 @@ void Http2Connection::sendDegradedPingLocked() {
 bool Http2Connection::awaitPong(std::chrono::milliseconds timeout) {
   int64_t target;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (failure_) return false;
     target = ++awaitPingsSent_;
     sendPingLocked(kAwaitPing);
   }
   flush();
-  std::unique_lock lock(mutex_);
-  return pongReceived_.wait_for(lock, timeout, [&] {
+  MutexLock lock(mutex_);
+  return pongReceived_.wait_for(lock.native(), timeout, [&]() TERN_REQUIRES(mutex_) {
     return awaitPongsReceived_ >= target || failure_;
   }) && !failure_;
 }
@@ -385,7 +392,7 @@ void Http2Connection::sendPingLocked(uint64_t payload) {
 std::chrono::nanoseconds Http2Connection::pingIntervalTask() {
   bool failed = false;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (failure_) return Task::kNoRepeat;
     if (intervalPongsReceived_ < intervalPingsSent_) {
       // The last interval's ping is unanswered: the connection is dead (OkHttp fails it with
@@ -411,30 +418,38 @@ std::chrono::nanoseconds Http2Connection::pingIntervalTask() {
   return pingInterval_;
 }
 
+void Http2Connection::assertLockIs(const Mutex& held) const {
+  assert(&held == &mutex_);
+  (void)held;
+}
+
 Http2Stream* Http2Connection::streamLocked(int32_t id) {
   auto it = streams_.find(id);
   return it == streams_.end() ? nullptr : it->second.get();
 }
 
 bool Http2Connection::consumeLocked(Http2Stream& stream, int64_t count) {
+  stream.assertLockIs(mutex_);
   if (!session_ || failure_ || stream.closedInSession_) return false;
   nghttp2_session_consume_stream(session_, stream.id_, static_cast<size_t>(count));
   return nghttp2_session_want_write(session_) != 0;
 }
 
 void Http2Connection::resumeDataLocked(Http2Stream& stream) {
+  stream.assertLockIs(mutex_);
   if (!stream.sendDeferred_ || !session_ || failure_ || stream.closedInSession_) return;
   stream.sendDeferred_ = false;
   nghttp2_session_resume_data(session_, stream.id_);
 }
 
 void Http2Connection::resetStreamLocked(Http2Stream& stream, uint32_t code) {
+  stream.assertLockIs(mutex_);
   if (!session_ || failure_ || stream.closedInSession_) return;
   nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream.id_, code);
 }
 
 void Http2Connection::flush() {
-  std::unique_lock lock(mutex_);
+  MutexLock lock(mutex_);
   if (writing_) return;  // That thread writes our frames too, before it stops.
   writing_ = true;
   while (true) {
@@ -510,7 +525,7 @@ void Http2Connection::readerLoop() {
       std::vector<std::shared_ptr<Http2Stream>> wake;
       std::exception_ptr protocolError;
       {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         if (!session_ || failure_) return;
         deferWakeups_ = true;
         try {
@@ -524,7 +539,10 @@ void Http2Connection::readerLoop() {
         }
         deferWakeups_ = false;
         wake.swap(wakeups_);
-        for (const auto& stream : wake) stream->wakeupPending_ = false;
+        for (const auto& stream : wake) {
+          stream->assertLockIs(mutex_);
+          stream->wakeupPending_ = false;
+        }
       }
       for (const auto& stream : wake) stream->changed_.notify_all();
       if (protocolError) std::rethrow_exception(protocolError);
@@ -549,7 +567,7 @@ void Http2Connection::receiveLocked(const uint8_t* data, size_t length) {
 
 void Http2Connection::failConnection(std::exception_ptr e) {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     failConnectionLocked(std::move(e));
   }
   breakSocket_();
@@ -560,7 +578,10 @@ void Http2Connection::failConnectionLocked(std::exception_ptr e) {
   failure_ = copyOf(e);  // Not the object a failed writer is throwing (see copyOf()).
   if (!shutdown_) shutdownToReport_ = true;
   shutdown_ = true;
-  for (auto& [id, stream] : streams_) stream->failLocked(failure_);
+  for (auto& [id, stream] : streams_) {
+    stream->assertLockIs(mutex_);
+    stream->failLocked(failure_);
+  }
   streams_.clear();
   pongReceived_.notify_all();
 }
@@ -570,7 +591,7 @@ void Http2Connection::deliverEvents() {
   bool shutdown;
   int maxConcurrentStreams;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (closed_) return;  // The owner is closing us; it needs no news.
     settings = std::exchange(settingsChanged_, false);
     shutdown = std::exchange(shutdownToReport_, false);
@@ -582,7 +603,7 @@ void Http2Connection::deliverEvents() {
 
 void Http2Connection::close() {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (closed_) return;
     closed_ = true;
     if (session_ && !failure_) {
@@ -603,8 +624,8 @@ void Http2Connection::close() {
   if (reader_.joinable()) reader_.join();
   // The owner closes the socket next: no write may still be in progress then. None starts
   // after the failure above, and one under way fails fast on the broken socket.
-  std::unique_lock lock(mutex_);
-  writerIdle_.wait(lock, [this] { return !writing_; });
+  MutexLock lock(mutex_);
+  writerIdle_.wait(lock.native(), [this]() TERN_REQUIRES(mutex_) { return !writing_; });
 }
 
 }  // namespace tern::internal

@@ -8,14 +8,15 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "concurrent/adaptive_mutex.h"
 #include "concurrent/task_queue.h"
 #include "concurrent/task_runner.h"
+#include "concurrent/thread_annotations.h"
 #include "http2/http2_stream.h"
 #include "tern/sink.h"
 #include "tern/source.h"
@@ -130,28 +131,31 @@ class Http2Connection {
   void flushLater();
   void readerLoop();
   // Feeds `data` to nghttp2. Lock held. Throws ProtocolException if the peer broke HTTP/2.
-  void receiveLocked(const uint8_t* data, size_t length);
+  void receiveLocked(const uint8_t* data, size_t length) TERN_REQUIRES(mutex_);
   // Fails the connection: every open stream gets `e`, no new streams, the socket is broken so
   // the reader wakes. Idempotent (the first failure wins).
   void failConnection(std::exception_ptr e);
-  void failConnectionLocked(std::exception_ptr e);
+  void failConnectionLocked(std::exception_ptr e) TERN_REQUIRES(mutex_);
   // Tells the listener what changed since last time, without the lock.
   void deliverEvents();
-  void sendPingLocked(uint64_t payload);
+  void sendPingLocked(uint64_t payload) TERN_REQUIRES(mutex_);
   std::chrono::nanoseconds pingIntervalTask();
   // The stream with `id`, or null. Lock held.
-  Http2Stream* streamLocked(int32_t id);
+  Http2Stream* streamLocked(int32_t id) TERN_REQUIRES(mutex_);
   // Counts `count` bytes of `stream` as read by the application (its flow-control window).
   // Returns true if nghttp2 now has a WINDOW_UPDATE to send. Lock held.
-  bool consumeLocked(Http2Stream& stream, int64_t count);
+  bool consumeLocked(Http2Stream& stream, int64_t count) TERN_REQUIRES(mutex_);
   // sendDegradedPingLater() with the lock held; the caller flushes later.
-  void sendDegradedPingLocked();
+  void sendDegradedPingLocked() TERN_REQUIRES(mutex_);
   // Resumes a deferred request body after new bytes or close(). Lock held.
-  void resumeDataLocked(Http2Stream& stream);
+  void resumeDataLocked(Http2Stream& stream) TERN_REQUIRES(mutex_);
   // Resets `stream` with `code` (queues RST_STREAM). Lock held.
-  void resetStreamLocked(Http2Stream& stream, uint32_t code);
+  void resetStreamLocked(Http2Stream& stream, uint32_t code) TERN_REQUIRES(mutex_);
+  // For a stream, which holds the lock under its own name: tells the analysis that `held` and
+  // mutex_ are one lock. Checks it in debug builds.
+  void assertLockIs(const Mutex& held) const TERN_REQUIRES(held) TERN_ASSERT_CAPABILITY(mutex_);
   // Frees the nghttp2 session. Lock held; session_ is null afterwards.
-  void releaseSessionLocked() noexcept;
+  void releaseSessionLocked() noexcept TERN_REQUIRES(mutex_);
 
   Source& source_;
   Sink& sink_;
@@ -162,41 +166,46 @@ class Http2Connection {
   std::unique_ptr<TaskQueue> writerQueue_;
   std::thread reader_;
 
-  std::mutex mutex_;                    // Guards everything below and every stream's state.
-  nghttp2_session* session_ = nullptr;  // Owned; freed by releaseSessionLocked().
-  std::map<int32_t, std::shared_ptr<Http2Stream>> streams_;  // Open in the session.
+  // Guards everything below and every stream's state. Every stream's thread and the reader take
+  // it, each for a moment, so it spins before sleeping (docs/performance.md).
+  AdaptiveMutex mutex_;
+  nghttp2_session* session_ TERN_GUARDED_BY(mutex_) =
+      nullptr;  // Owned; freed by releaseSessionLocked().
+  std::map<int32_t, std::shared_ptr<Http2Stream>> streams_
+      TERN_GUARDED_BY(mutex_);  // Open in the session.
   // While the reader feeds a batch of frames to nghttp2, the streams they concern are woken
   // once, after the lock is released: a stream thread woken while the reader still holds the
   // lock would only block on it again (two more context switches per response).
-  bool deferWakeups_ = false;
-  std::vector<std::shared_ptr<Http2Stream>> wakeups_;
-  bool writing_ = false;                // A thread is writing the session's output.
-  std::condition_variable writerIdle_;  // Notified when writing_ becomes false.
-  bool shutdown_ = false;               // No new streams.
-  bool closed_ = false;                 // close() ran.
-  std::exception_ptr failure_;          // Why the connection failed, or null.
+  bool deferWakeups_ TERN_GUARDED_BY(mutex_) = false;
+  std::vector<std::shared_ptr<Http2Stream>> wakeups_ TERN_GUARDED_BY(mutex_);
+  bool writing_ TERN_GUARDED_BY(mutex_) = false;        // A thread is writing the session's output.
+  std::condition_variable writerIdle_;                  // Notified when writing_ becomes false.
+  bool shutdown_ TERN_GUARDED_BY(mutex_) = false;       // No new streams.
+  bool closed_ TERN_GUARDED_BY(mutex_) = false;         // close() ran.
+  std::exception_ptr failure_ TERN_GUARDED_BY(mutex_);  // Why the connection failed, or null.
   // The error code of the GOAWAY nghttp2 sent for a connection error of the peer: once it is
   // written, flush() fails the connection (nghttp2 reads nothing more).
-  std::optional<uint32_t> goawayErrorSent_;
-  std::string lastPeerError_;  // nghttp2's last message about what the peer got wrong.
+  std::optional<uint32_t> goawayErrorSent_ TERN_GUARDED_BY(mutex_);
+  std::string lastPeerError_
+      TERN_GUARDED_BY(mutex_);  // nghttp2's last message about what the peer got wrong.
   // The peer's last GOAWAY: the streams above lastStreamId were refused (RFC 9113 §6.8).
   struct GoawayReceived {
     int32_t lastStreamId;
     uint32_t errorCode;
   };
-  std::optional<GoawayReceived> goawayReceived_;
-  int maxConcurrentStreams_ = INT32_MAX;
+  std::optional<GoawayReceived> goawayReceived_ TERN_GUARDED_BY(mutex_);
+  int maxConcurrentStreams_ TERN_GUARDED_BY(mutex_) = INT32_MAX;
   // Events for the listener, delivered by deliverEvents().
-  bool settingsChanged_ = false;
-  bool shutdownToReport_ = false;
+  bool settingsChanged_ TERN_GUARDED_BY(mutex_) = false;
+  bool shutdownToReport_ TERN_GUARDED_BY(mutex_) = false;
   // Pings (OkHttp's counters): the interval ping, and the ping after a read timeout.
-  int64_t intervalPingsSent_ = 0;
-  int64_t intervalPongsReceived_ = 0;
-  int64_t degradedPingsSent_ = 0;
-  int64_t degradedPongsReceived_ = 0;
-  std::chrono::steady_clock::time_point degradedPongDeadline_;
-  int64_t awaitPingsSent_ = 0;
-  int64_t awaitPongsReceived_ = 0;
+  int64_t intervalPingsSent_ TERN_GUARDED_BY(mutex_) = 0;
+  int64_t intervalPongsReceived_ TERN_GUARDED_BY(mutex_) = 0;
+  int64_t degradedPingsSent_ TERN_GUARDED_BY(mutex_) = 0;
+  int64_t degradedPongsReceived_ TERN_GUARDED_BY(mutex_) = 0;
+  std::chrono::steady_clock::time_point degradedPongDeadline_ TERN_GUARDED_BY(mutex_);
+  int64_t awaitPingsSent_ TERN_GUARDED_BY(mutex_) = 0;
+  int64_t awaitPongsReceived_ TERN_GUARDED_BY(mutex_) = 0;
   std::condition_variable pongReceived_;
 };
 

@@ -72,7 +72,7 @@ Http2ExchangeCodec::Http2ExchangeCodec(Carrier& carrier, Http2Connection& connec
       writeTimeout_(writeTimeout) {}
 
 Http2ExchangeCodec::~Http2ExchangeCodec() {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   if (stream_) stream_->closeLater(ErrorCode::CANCEL);  // Does nothing if the stream is done.
 }
 
@@ -115,7 +115,7 @@ Http2ExchangeCodec::StatusAndHeaders Http2ExchangeCodec::readHttp2HeadersList(
 }
 
 std::shared_ptr<Http2Stream> Http2ExchangeCodec::stream() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   if (!stream_ && openFailure_) std::rethrow_exception(openFailure_);
   if (!stream_) throw std::logic_error("Http2ExchangeCodec: request headers not written yet");
   return stream_;
@@ -123,7 +123,7 @@ std::shared_ptr<Http2Stream> Http2ExchangeCodec::stream() const {
 
 void Http2ExchangeCodec::writeRequestHeaders(const Request& request) {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (stream_) return;
     if (canceled_) throw InterruptedIOException("Canceled");
   }
@@ -132,13 +132,13 @@ void Http2ExchangeCodec::writeRequestHeaders(const Request& request) {
   try {
     stream = connection_.newStream(http2HeadersList(request), hasRequestBody);
   } catch (const IOException&) {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     openFailure_ = std::current_exception();  // What reading a response from it throws.
     throw;
   }
   stream->readTimeout().timeout(readTimeout_);
   stream->writeTimeout().timeout(writeTimeout_);
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   stream_ = stream;
   // A cancel() that came while the stream opened found nothing to reset.
   if (canceled_) {
@@ -187,14 +187,14 @@ Headers Http2ExchangeCodec::trailers() {
 }
 
 bool Http2ExchangeCodec::isResponseComplete() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return stream_ && stream_->isSourceExhausted();
 }
 
 void Http2ExchangeCodec::cancel() {
   std::shared_ptr<Http2Stream> stream;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     canceled_ = true;
     stream = stream_;
   }

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <exception>
 #include <memory>
-#include <mutex>
 
+#include "concurrent/mutex.h"
 #include "connection/exchange_codec.h"
 #include "http2/http2_connection.h"
 #include "http2/http2_stream.h"
@@ -68,10 +68,11 @@ class Http2ExchangeCodec final : public ExchangeCodec {
   const std::chrono::milliseconds readTimeout_;
   const std::chrono::milliseconds writeTimeout_;
 
-  mutable std::mutex mutex_;  // Guards stream_, openFailure_ and canceled_ against cancel().
-  std::shared_ptr<Http2Stream> stream_;
-  std::exception_ptr openFailure_;  // Why the stream could not be opened, if it could not.
-  bool canceled_ = false;
+  mutable Mutex mutex_;  // Guards the fields below against cancel().
+  std::shared_ptr<Http2Stream> stream_ TERN_GUARDED_BY(mutex_);
+  // Why the stream could not be opened, if it could not.
+  std::exception_ptr openFailure_ TERN_GUARDED_BY(mutex_);
+  bool canceled_ TERN_GUARDED_BY(mutex_) = false;
 };
 
 }  // namespace tern::internal

@@ -2,6 +2,7 @@
 #include "http2/http2_stream.h"
 
 #include <algorithm>
+#include <cassert>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -13,10 +14,15 @@
 namespace tern::internal {
 
 Http2Stream::Http2Stream(Http2Connection& connection, int32_t id, bool hasRequestBody)
-    : connection_(connection), id_(id), sendClosed_(!hasRequestBody) {}
+    : connection_(connection), mutex_(connection.mutex_), id_(id), sendClosed_(!hasRequestBody) {}
+
+void Http2Stream::assertLockIs(const Mutex& held) const {
+  assert(&held == &mutex_);
+  (void)held;
+}
 
 HeaderBlock Http2Stream::takeHeaders() {
-  std::unique_lock lock(connection_.mutex_);
+  MutexLock lock(mutex_);
   while (headerBlocks_.empty()) {
     if (failure_) std::rethrow_exception(copyOf(failure_));
     waitLocked(lock, readTimeout_);
@@ -27,7 +33,7 @@ HeaderBlock Http2Stream::takeHeaders() {
 }
 
 HeaderBlock Http2Stream::trailers() {
-  std::lock_guard lock(connection_.mutex_);
+  MutexLock lock(mutex_);
   if (!sourceExhausted_) {
     throw std::logic_error("Http2Stream: trailers before the response body was read to its end");
   }
@@ -35,13 +41,13 @@ HeaderBlock Http2Stream::trailers() {
 }
 
 bool Http2Stream::isSourceExhausted() {
-  std::lock_guard lock(connection_.mutex_);
+  MutexLock lock(mutex_);
   return sourceExhausted_;
 }
 
 void Http2Stream::closeLater(ErrorCode code) {
   {
-    std::lock_guard lock(connection_.mutex_);
+    MutexLock lock(mutex_);
     if (closedInSession_ || (finished_ && sendClosed_)) return;  // Nothing left to stop.
     if (code == ErrorCode::CANCEL) {
       if (canceled_) return;
@@ -51,15 +57,16 @@ void Http2Stream::closeLater(ErrorCode code) {
     } else if (!failure_) {
       failure_ = std::make_exception_ptr(streamResetException(static_cast<uint32_t>(code)));
     }
+    connection_.assertLockIs(mutex_);
     connection_.resetStreamLocked(*this, static_cast<uint32_t>(code));
     changed_.notify_all();
   }
   connection_.flushLater();
 }
 
-void Http2Stream::waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeout) {
+void Http2Stream::waitLocked(MutexLock& lock, Timeout& timeout) {
   try {
-    timeout.waitUntilNotified(changed_, lock);
+    timeout.waitUntilNotified(changed_, lock.native());
   } catch (const SocketTimeoutException&) {
     // As OkHttp: the stream is abandoned (RST_STREAM CANCEL), and the connection pings itself,
     // since a silent peer (no data, or no WINDOW_UPDATE for a writer) may mean a dead connection.
@@ -67,6 +74,7 @@ void Http2Stream::waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeou
       failure_ =
           std::make_exception_ptr(streamResetException(static_cast<uint32_t>(ErrorCode::CANCEL)));
     }
+    connection_.assertLockIs(mutex_);
     connection_.resetStreamLocked(*this, static_cast<uint32_t>(ErrorCode::CANCEL));
     connection_.sendDegradedPingLocked();
     lock.unlock();
@@ -81,6 +89,7 @@ void Http2Stream::waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeou
 // Reader side ---------------------------------------------------------------------------------
 
 void Http2Stream::signalLocked() {
+  connection_.assertLockIs(mutex_);
   if (!connection_.deferWakeups_) {
     changed_.notify_all();
   } else if (!wakeupPending_) {
@@ -194,7 +203,7 @@ int64_t Http2Stream::StreamSource::read(Buffer& sink, int64_t byteCount) {
     throw std::invalid_argument("read: byteCount < 0: " + std::to_string(byteCount));
   }
   Http2Stream& s = stream_;
-  std::unique_lock lock(s.connection_.mutex_);
+  MutexLock lock(s.mutex_);
   if (s.sourceClosed_) throw std::logic_error("Http2Stream: source closed");
   while (true) {
     if (s.canceled_) std::rethrow_exception(copyOf(s.failure_));
@@ -203,6 +212,7 @@ int64_t Http2Stream::StreamSource::read(Buffer& sink, int64_t byteCount) {
       sink.write(s.readBuffer_, count);
       // What the application read frees the stream's window (the connection's was freed on
       // arrival); nghttp2 sends WINDOW_UPDATE once half of it is consumed.
+      s.connection_.assertLockIs(s.mutex_);
       bool update = s.connection_.consumeLocked(s, count);
       lock.unlock();
       if (update) s.connection_.flushLater();
@@ -220,7 +230,7 @@ int64_t Http2Stream::StreamSource::read(Buffer& sink, int64_t byteCount) {
 void Http2Stream::StreamSource::close() {
   Http2Stream& s = stream_;
   {
-    std::lock_guard lock(s.connection_.mutex_);
+    MutexLock lock(s.mutex_);
     if (s.sourceClosed_) return;
     s.sourceClosed_ = true;
     s.readBuffer_.clear();
@@ -228,6 +238,7 @@ void Http2Stream::StreamSource::close() {
     // cancelStreamIfNecessary). A duplex request still being written keeps the stream open.
     if (s.finished_ || s.closedInSession_ || !s.sendClosed_) return;
     if (!s.failure_) s.failure_ = std::make_exception_ptr(streamResetException(8));
+    s.connection_.assertLockIs(s.mutex_);
     s.connection_.resetStreamLocked(s, static_cast<uint32_t>(ErrorCode::CANCEL));
     s.changed_.notify_all();
   }
@@ -243,7 +254,7 @@ void Http2Stream::StreamSink::write(Buffer& source, int64_t byteCount) {
   Http2Stream& s = stream_;
   while (byteCount > 0) {
     {
-      std::unique_lock lock(s.connection_.mutex_);
+      MutexLock lock(s.mutex_);
       while (true) {
         if (s.sendClosed_) throw std::logic_error("Http2Stream: sink closed");
         if (s.failure_) std::rethrow_exception(copyOf(s.failure_));
@@ -253,6 +264,7 @@ void Http2Stream::StreamSink::write(Buffer& source, int64_t byteCount) {
       int64_t count = std::min(byteCount, kMaxBufferedRequestBytes - s.sendBuffer_.size());
       s.sendBuffer_.write(source, count);
       byteCount -= count;
+      s.connection_.assertLockIs(s.mutex_);
       s.connection_.resumeDataLocked(s);
     }
     s.connection_.flush();
@@ -261,7 +273,7 @@ void Http2Stream::StreamSink::write(Buffer& source, int64_t byteCount) {
 
 void Http2Stream::StreamSink::flush() {
   {
-    std::lock_guard lock(stream_.connection_.mutex_);
+    MutexLock lock(stream_.mutex_);
     if (stream_.failure_) std::rethrow_exception(copyOf(stream_.failure_));
   }
   stream_.connection_.flush();
@@ -270,11 +282,12 @@ void Http2Stream::StreamSink::flush() {
 void Http2Stream::StreamSink::close() {
   Http2Stream& s = stream_;
   {
-    std::lock_guard lock(s.connection_.mutex_);
+    MutexLock lock(s.mutex_);
     if (s.sendClosed_) return;
     s.sendClosed_ = true;
     if (s.closedInSession_) return;  // Reset already; nothing more to send.
     if (s.failure_ && s.canceled_) std::rethrow_exception(copyOf(s.failure_));
+    s.connection_.assertLockIs(s.mutex_);
     s.connection_.resumeDataLocked(s);
   }
   s.connection_.flush();

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "concurrent/adaptive_mutex.h"
+#include "concurrent/thread_annotations.h"
 #include "http2/error_code.h"
 #include "tern/buffer.h"
 #include "tern/sink.h"
@@ -28,10 +30,11 @@ using HeaderBlock = std::vector<std::pair<std::string, std::string>>;
 // body going out through sink(), the response's header blocks, body and trailers coming in.
 //
 // Threads and locks: every field below is guarded by the connection's mutex (one lock per
-// connection, shared with nghttp2's session). The connection's reader thread delivers frames and
-// wakes this stream's condition variable; the call's thread waits on it in takeHeaders() and
-// source().read(), and a request body writer (maybe another thread, for duplex bodies) waits on
-// it for buffer space. closeLater() may come from any thread and never blocks on the network.
+// connection, shared with nghttp2's session), which the stream names mutex_. The connection's
+// reader thread delivers frames and wakes this stream's condition variable; the call's thread waits
+// on it in takeHeaders() and source().read(), and a request body writer (maybe another thread, for
+// duplex bodies) waits on it for buffer space. closeLater() may come from any thread and never
+// blocks on the network.
 //
 // Flow control: received DATA counts against the connection window at once (so a slow reader
 // never holds up other streams), and against this stream's window only when the application
@@ -109,63 +112,71 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
   };
 
   // Reader side, connection lock held (called from nghttp2 callbacks).
-  void beginHeadersLocked();
+  void beginHeadersLocked() TERN_REQUIRES(mutex_);
   // False: over a limit (the header list size, or too many interim responses); the stream has
   // failed and nghttp2 resets it.
-  bool addHeaderLocked(std::string name, std::string value);
+  bool addHeaderLocked(std::string name, std::string value) TERN_REQUIRES(mutex_);
   // Fails the stream with ProtocolException(message) and ignores the rest of its headers.
   // Returns false, for addHeaderLocked().
-  bool refuseHeadersLocked(const std::string& message);
-  void endHeadersLocked(bool endStream);
-  void receiveDataLocked(const uint8_t* data, size_t length);
-  void receiveEndStreamLocked();
+  bool refuseHeadersLocked(const std::string& message) TERN_REQUIRES(mutex_);
+  void endHeadersLocked(bool endStream) TERN_REQUIRES(mutex_);
+  void receiveDataLocked(const uint8_t* data, size_t length) TERN_REQUIRES(mutex_);
+  void receiveEndStreamLocked() TERN_REQUIRES(mutex_);
   // The stream ended in nghttp2 (closed normally, reset by either side, or refused by GOAWAY).
-  void closedLocked(uint32_t errorCode);
+  void closedLocked(uint32_t errorCode) TERN_REQUIRES(mutex_);
   // Fails the stream with `e` unless it already failed or completed. Wakes every waiter.
-  void failLocked(std::exception_ptr e);
+  void failLocked(std::exception_ptr e) TERN_REQUIRES(mutex_);
   // For nghttp2's data source callback: copies up to `length` request body bytes to `out`.
   // Returns the count, with `eof` set once the body is closed and drained; -1 if nothing is
   // buffered yet (nghttp2 then defers the stream until resumeDataLocked()).
-  int64_t readRequestBodyLocked(uint8_t* out, size_t length, bool& eof);
+  int64_t readRequestBodyLocked(uint8_t* out, size_t length, bool& eof) TERN_REQUIRES(mutex_);
 
   // Wakes this stream's waiters: at once, or, while the reader thread is feeding a batch of frames
   // to nghttp2, once after it lets go of the connection's lock (see Http2Connection). Lock held.
-  void signalLocked();
+  void signalLocked() TERN_REQUIRES(mutex_);
 
   // Throws the failure to report to a reader or writer, if any. Lock held.
-  void throwIfFailedLocked(bool forWriting) const;
+  void throwIfFailedLocked(bool forWriting) const TERN_REQUIRES(mutex_);
   // The wait for readers and writers: readTimeout_ or writeTimeout_. Lock held. When it times
   // out, abandons the stream and throws SocketTimeoutException("Read timed out after 100 ms:
   // HTTP/2 stream 3 to example.com:443"), or "Write ..." for writeTimeout_.
-  void waitLocked(std::unique_lock<std::mutex>& lock, Timeout& timeout);
+  void waitLocked(MutexLock& lock, Timeout& timeout) TERN_REQUIRES(mutex_);
+
+  // For the connection, which holds its mutex and reaches this stream: tells the analysis that
+  // `held` and this stream's mutex_ are one lock (it cannot see that a stream in a connection's
+  // map belongs to that connection). Checks it in debug builds.
+  void assertLockIs(const Mutex& held) const TERN_REQUIRES(held) TERN_ASSERT_CAPABILITY(mutex_);
 
   Http2Connection& connection_;
+  AdaptiveMutex& mutex_;  // connection_.mutex_.
   const int32_t id_;
-  std::condition_variable changed_;  // Notified whenever anything below changes.
-  bool wakeupPending_ = false;       // In the connection's wakeups_. Guarded by its mutex.
+  std::condition_variable changed_;                     // Notified whenever anything below changes.
+  bool wakeupPending_ TERN_GUARDED_BY(mutex_) = false;  // In the connection's wakeups_.
 
   // Guarded by the connection's mutex.
   // Received, not yet taken: at most kMaxInterimResponses interim blocks and the final one, all
   // within kMaxHeaderListSize together (interimHeaderBytes_), since the reader may run far
   // ahead of the call taking them.
-  std::deque<HeaderBlock> headerBlocks_;
-  HeaderBlock headersInProgress_;
-  int64_t headerListSize_ = 0;  // Of the block in progress. RFC 9113 §6.5.2: names + values + 32.
-  int interimResponses_ = 0;    // Interim (1xx) blocks received.
-  int64_t interimHeaderBytes_ = 0;  // Their header list sizes, summed.
-  bool headersRefused_ = false;     // Over a limit: the stream failed; ignore the rest.
-  bool finalHeadersReceived_ = false;
-  std::optional<HeaderBlock> trailers_;
-  Buffer readBuffer_;             // Received DATA the application has not read.
-  bool finished_ = false;         // END_STREAM received.
-  bool sourceClosed_ = false;     // The application closed source().
-  bool sourceExhausted_ = false;  // source() returned -1.
-  Buffer sendBuffer_;             // Request body bytes nghttp2 has not taken.
-  bool sendClosed_;               // No more request body: none, or sink() closed.
-  bool sendDeferred_ = false;     // nghttp2 waits for resumeData.
-  bool closedInSession_ = false;  // nghttp2 closed the stream.
-  std::exception_ptr failure_;    // Why the stream failed, or null.
-  bool canceled_ = false;         // closeLater(CANCEL) ran.
+  std::deque<HeaderBlock> headerBlocks_ TERN_GUARDED_BY(mutex_);
+  HeaderBlock headersInProgress_ TERN_GUARDED_BY(mutex_);
+  int64_t headerListSize_ TERN_GUARDED_BY(mutex_) =
+      0;  // Of the block in progress. RFC 9113 §6.5.2: names + values + 32.
+  int interimResponses_ TERN_GUARDED_BY(mutex_) = 0;        // Interim (1xx) blocks received.
+  int64_t interimHeaderBytes_ TERN_GUARDED_BY(mutex_) = 0;  // Their header list sizes, summed.
+  bool headersRefused_ TERN_GUARDED_BY(mutex_) =
+      false;  // Over a limit: the stream failed; ignore the rest.
+  bool finalHeadersReceived_ TERN_GUARDED_BY(mutex_) = false;
+  std::optional<HeaderBlock> trailers_ TERN_GUARDED_BY(mutex_);
+  Buffer readBuffer_ TERN_GUARDED_BY(mutex_);      // Received DATA the application has not read.
+  bool finished_ TERN_GUARDED_BY(mutex_) = false;  // END_STREAM received.
+  bool sourceClosed_ TERN_GUARDED_BY(mutex_) = false;     // The application closed source().
+  bool sourceExhausted_ TERN_GUARDED_BY(mutex_) = false;  // source() returned -1.
+  Buffer sendBuffer_ TERN_GUARDED_BY(mutex_);  // Request body bytes nghttp2 has not taken.
+  bool sendClosed_ TERN_GUARDED_BY(mutex_);    // No more request body: none, or sink() closed.
+  bool sendDeferred_ TERN_GUARDED_BY(mutex_) = false;     // nghttp2 waits for resumeData.
+  bool closedInSession_ TERN_GUARDED_BY(mutex_) = false;  // nghttp2 closed the stream.
+  std::exception_ptr failure_ TERN_GUARDED_BY(mutex_);    // Why the stream failed, or null.
+  bool canceled_ TERN_GUARDED_BY(mutex_) = false;         // closeLater(CANCEL) ran.
 
   Timeout readTimeout_;   // Set by the codec before use; used by the call's thread.
   Timeout writeTimeout_;  // Likewise.

@@ -71,6 +71,32 @@ TEST_F(CancelTest, CancelWhileConnectingWakesTheConnect) {
   EXPECT_LT(elapsed, 5s);
 }
 
+TEST_F(CancelTest, CancelWhileWaitingForAnotherCallsConnectWakesTheWait) {
+  // With h2 prior knowledge one call connects while the others to the address wait for it
+  // (RealConnectionPool::beginConnect()); the connect hangs on a full backlog.
+  FullBacklog backlog;
+  Client h2 =
+      client.newBuilder().protocols({Protocol::H2_PRIOR_KNOWLEDGE}).connectTimeout(30s).build();
+  Request request =
+      Request::Builder().url("http://127.0.0.1:" + std::to_string(backlog.port()) + "/").build();
+  std::shared_ptr<Call> connecting = h2.newCall(request);
+  std::shared_ptr<Call> waiting = h2.newCall(request);
+  auto connectingDone = std::async(
+      std::launch::async, [&] { return timeFailure([&] { connecting->execute(); }).second; });
+  std::this_thread::sleep_for(200ms);
+  auto waitingDone = std::async(std::launch::async,
+                                [&] { return timeFailure([&] { waiting->execute(); }).second; });
+  std::this_thread::sleep_for(200ms);
+  waiting->cancel();
+  // A hang guard, not a timing: the wait wakes at cancel(), it does not time out.
+  ASSERT_EQ(waitingDone.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(waitingDone.get(), "interrupted: Canceled");
+  EXPECT_FALSE(connecting->isCanceled());
+  connecting->cancel();
+  ASSERT_EQ(connectingDone.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(connectingDone.get(), "interrupted: Canceled");
+}
+
 TEST_F(CancelTest, CancelWhileWaitingForHeadersWakesTheRead) {
   server.enqueue(MockResponse::Builder().headersDelay(10s).body("late").build());
   std::shared_ptr<Call> call = client.newCall(get());

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -14,21 +13,19 @@ namespace tern::internal {
 namespace {
 
 TEST(AdaptiveMutexTest, BecomesAnAdaptiveMutex) {
-  std::mutex mutex;
-  spinBeforeSleeping(mutex);
+  AdaptiveMutex mutex;
   // glibc keeps the type in the mutex itself.
-  EXPECT_EQ(PTHREAD_MUTEX_ADAPTIVE_NP, mutex.native_handle()->__data.__kind);
+  EXPECT_EQ(PTHREAD_MUTEX_ADAPTIVE_NP, mutex.native().native_handle()->__data.__kind);
 }
 
 TEST(AdaptiveMutexTest, StillExcludesOtherThreads) {
-  std::mutex mutex;
-  spinBeforeSleeping(mutex);
+  AdaptiveMutex mutex;
   long counter = 0;  // Not atomic: only the mutex keeps the increments apart.
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 100000; ++i) {
-        std::lock_guard lock(mutex);
+        MutexLock lock(mutex);
         ++counter;
       }
     });
@@ -38,18 +35,17 @@ TEST(AdaptiveMutexTest, StillExcludesOtherThreads) {
 }
 
 TEST(AdaptiveMutexTest, WorksWithAConditionVariable) {
-  std::mutex mutex;
-  spinBeforeSleeping(mutex);
+  AdaptiveMutex mutex;
   std::condition_variable changed;
   bool ready = false;
   std::thread notifier([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    std::lock_guard lock(mutex);
+    MutexLock lock(mutex);
     ready = true;
     changed.notify_all();
   });
-  std::unique_lock lock(mutex);
-  EXPECT_TRUE(changed.wait_for(lock, std::chrono::seconds(5), [&] { return ready; }));
+  MutexLock lock(mutex);
+  EXPECT_TRUE(changed.wait_for(lock.native(), std::chrono::seconds(5), [&] { return ready; }));
   lock.unlock();
   notifier.join();
 }
