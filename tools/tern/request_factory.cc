@@ -91,11 +91,13 @@ std::vector<CustomHeader> customHeaders(const Options& options) {
   }
   if (options.json) {
     // --json's headers follow the -H ones, as curl appends them, unless -H set them.
-    for (auto [name, value] :
+    // Not a structured binding: clang 14 cannot capture one in the lambda.
+    for (const std::pair<const char*, const char*>& header :
          {std::pair{"Content-Type", "application/json"}, std::pair{"Accept", "application/json"}}) {
+      const std::string_view name = header.first;
       if (std::none_of(result.begin(), result.end(),
                        [&](const CustomHeader& h) { return equalsIgnoreCase(h.name, name); })) {
-        result.push_back({name, value});
+        result.push_back({std::string(name), header.second});
       }
     }
   }
