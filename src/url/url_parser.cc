@@ -253,7 +253,7 @@ UrlParseResult Parser::run() {
             return fail("Invalid URL host: \"\"");
           }
           if (!parseHostBuffer()) {
-            return fail("Invalid URL host: \"" + buffer_ + "\"");
+            return fail("Invalid URL host: \"" + escapeForMessage(buffer_) + "\"");
           }
           state = State::kPort;
           portStart = pointer + 1;
@@ -263,7 +263,7 @@ UrlParseResult Parser::run() {
             return fail("Invalid URL host: \"\"");
           }
           if (!parseHostBuffer()) {
-            return fail("Invalid URL host: \"" + buffer_ + "\"");
+            return fail("Invalid URL host: \"" + escapeForMessage(buffer_) + "\"");
           }
           state = State::kPathStart;
         } else {
@@ -286,7 +286,7 @@ UrlParseResult Parser::run() {
             for (const char digit : buffer_) {
               port = port * 10 + (digit - '0');
               if (port > 65535) {
-                return fail("Invalid URL port: \"" + buffer_ + "\"");
+                return fail("Invalid URL port: \"" + escapeForMessage(buffer_) + "\"");
               }
             }
             if (static_cast<int>(port) == defaultPortForScheme(url_.scheme)) {
@@ -299,7 +299,7 @@ UrlParseResult Parser::run() {
           state = State::kPathStart;
           --pointer;
         } else {
-          return fail("Invalid URL port: \"" + portText(portStart) + "\"");
+          return fail("Invalid URL port: \"" + escapeForMessage(portText(portStart)) + "\"");
         }
         break;
 

@@ -16,6 +16,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
+using namespace std::string_literals;
 
 Headers readHeaders(std::string_view bytes) {
   Buffer source;
@@ -64,7 +65,7 @@ TEST(HeadersReaderTest, ReadsLinesLongerThanItsInlineLineBuffer) {
 // field; a credential's value is not echoed.
 TEST(HeadersReaderTest, NulOrBareCrInAFieldIsAProtocolException) {
   try {
-    readHeaders(std::string("A: 1\r\nX-Bad: a\0b\r\n\r\n", 19));
+    readHeaders("A: 1\r\nX-Bad: a\0b\r\n\r\n"s);
     FAIL() << "expected ProtocolException";
   } catch (const ProtocolException& e) {
     EXPECT_STREQ(e.what(), "Unexpected char 0x00 at 1 in received header X-Bad: a\\x00b");
@@ -76,7 +77,7 @@ TEST(HeadersReaderTest, NulOrBareCrInAFieldIsAProtocolException) {
     EXPECT_STREQ(e.what(), "Unexpected char 0x0d at 1 in received header Set-Cookie");
   }
   // In a folded continuation too.
-  EXPECT_THROW(readHeaders(std::string("A: one\r\n t\0wo\r\n\r\n", 19)), ProtocolException);
+  EXPECT_THROW(readHeaders("A: one\r\n t\0wo\r\n\r\n"s), ProtocolException);
 }
 
 TEST(HeadersReaderTest, ReadLineReturnsTheLineWithoutItsTerminator) {

@@ -221,14 +221,14 @@ TEST(HttpUrlTest, HostWithForbiddenCharacterIsInvalid) {
   expectInvalid("http://a b/", "Invalid URL host: \"a b\"");
   expectInvalid("http:// /", "Invalid URL host: \" \"");
   expectInvalid("http://%20/", "Invalid URL host: \"%20\"");
-  expectInvalid("http://host\x01/", "Invalid URL host: \"host\x01\"");
+  expectInvalid("http://host\x01/", "Invalid URL host: \"host\\x01\"");
   expectInvalid("http://exa%23mple.org/", "Invalid URL host: \"exa%23mple.org\"");
   expectInvalid("http://a<b/", "Invalid URL host: \"a<b\"");
   expectInvalid("http://a^b/", "Invalid URL host: \"a^b\"");
   expectInvalid("http://a|b/", "Invalid URL host: \"a|b\"");
   expectInvalid("http://a%/", "Invalid URL host: \"a%\"");
-  // what() is a C string, so the message stops at the NUL.
-  expectInvalid(std::string("http://a\0b/", 11), "Invalid URL host: \"a");
+  // what() is a C string: a NUL is escaped so the message is not cut short there.
+  expectInvalid(std::string("http://a\0b/", 11), "Invalid URL host: \"a\\x00b\"");
 }
 
 TEST(HttpUrlTest, HostIsLowercasedAndKeepsUnderscores) {
