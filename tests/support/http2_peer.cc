@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <string>
@@ -123,6 +124,16 @@ void Http2Peer::serve(const std::function<void(Connection&)>& script) {
   } else if (end_ == End::kReset) {
     linger abort{1, 0};
     ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort, sizeof(abort));
+  } else {
+    // A lingering close, as servers do: FIN first, then read what the client still sends until
+    // it hangs up. Closing with its frames unread (a SETTINGS ACK, a WINDOW_UPDATE) would make
+    // the kernel answer with RST, and the client would see a reset instead of the end.
+    ::shutdown(fd, SHUT_WR);
+    timeval guard{10, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &guard, sizeof(guard));
+    char sink[16 * 1024];
+    while (::recv(fd, sink, sizeof(sink), 0) > 0) {
+    }
   }
   ::close(fd);
 }

@@ -106,7 +106,7 @@ std::vector<CustomHeader> customHeaders(const Options& options) {
 
 std::vector<std::byte> toBytes(std::string_view text) {
   std::vector<std::byte> bytes(text.size());
-  std::memcpy(bytes.data(), text.data(), text.size());
+  if (!text.empty()) std::memcpy(bytes.data(), text.data(), text.size());  // data() may be null.
   return bytes;
 }
 
