@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "connection/exchange_codec.h"
+#include "http/exchange_codec.h"
 #include "http1/http1_exchange_codec.h"
 #include "io/gzip_source.h"
 #include "tern/buffer.h"

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "concurrent/task_runner.h"
-#include "connection/exchange_codec.h"
+#include "http/exchange_codec.h"
 #include "http2/http2_connection.h"
 #include "http2/http2_exchange_codec.h"
 #include "tern/buffer.h"

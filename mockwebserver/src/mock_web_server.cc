@@ -20,12 +20,12 @@
 #include <thread>
 #include <utility>
 
+#include "http/protocol_list.h"
 #include "http1_connection.h"
 #include "http2_server_connection.h"
 #include "server_socket.h"
 #include "server_state.h"
 #include "server_tls.h"
-#include "tern/client.h"
 #include "tern/exceptions.h"
 
 namespace tern::mockwebserver {
@@ -367,7 +367,7 @@ int64_t MockWebServer::bodyLimit() const { return impl_->state.bodyLimit(); }
 
 void MockWebServer::setProtocols(std::vector<Protocol> protocols) {
   // The client's rules (OkHttp's MockWebServer.protocols checks the same).
-  Client::Builder().protocols(protocols);
+  protocols = tern::internal::checkedProtocolList(protocols);
   impl_->state.setProtocols(std::move(protocols));
 }
 

@@ -9,8 +9,8 @@
 
 #include "call/real_interceptor_chain.h"
 #include "connection/exchange.h"
-#include "connection/exchange_codec.h"
 #include "connection/real_connection.h"
+#include "http/exchange_codec.h"
 #include "http/http_method.h"
 #include "http2/connection_shutdown_exception.h"
 #include "io/ascii.h"

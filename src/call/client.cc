@@ -15,6 +15,7 @@
 #include "call/retry_and_follow_up_interceptor.h"
 #include "connection/address_access.h"
 #include "connection/route_database.h"
+#include "http/protocol_list.h"
 #include "net/tls_context.h"
 #include "tern/ok_hostname_verifier.h"
 
@@ -304,31 +305,7 @@ Client::Builder& Client::Builder::eventListenerFactory(
 }
 
 Client::Builder& Client::Builder::protocols(std::vector<Protocol> protocols) {
-  std::vector<Protocol> unique;
-  for (Protocol protocol : protocols) {
-    if (std::find(unique.begin(), unique.end(), protocol) == unique.end()) {
-      unique.push_back(protocol);
-    }
-  }
-  auto has = [&](Protocol p) { return std::find(unique.begin(), unique.end(), p) != unique.end(); };
-  std::string list = "[";
-  for (Protocol protocol : unique) {
-    list += (list.size() > 1 ? ", " : "") + std::string(toString(protocol));
-  }
-  list += "]";
-  // OkHttp's rules: prior knowledge alone (it cannot fall back), else HTTP/1.1 as the fallback.
-  if (has(Protocol::H2_PRIOR_KNOWLEDGE)) {
-    if (unique.size() > 1) {
-      throw std::invalid_argument(
-          "protocols containing h2_prior_knowledge cannot use other protocols: " + list);
-    }
-  } else if (!has(Protocol::HTTP_1_1)) {
-    throw std::invalid_argument("protocols must contain h2_prior_knowledge or http/1.1: " + list);
-  }
-  if (has(Protocol::HTTP_1_0)) {
-    throw std::invalid_argument("protocols must not contain http/1.0: " + list);
-  }
-  protocols_ = std::move(unique);
+  protocols_ = internal::checkedProtocolList(protocols);
   return *this;
 }
 

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "concurrent/task_queue.h"
-#include "connection/exchange_codec.h"
+#include "http/exchange_codec.h"
 #include "tern/headers.h"
 #include "tern/request.h"
 #include "tern/response.h"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "concurrent/mutex.h"
-#include "connection/exchange_codec.h"
 #include "connection/route_selector.h"
+#include "http/exchange_codec.h"
 #include "tern/address.h"
 #include "tern/exceptions.h"
 #include "tern/http_url.h"

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "concurrent/thread_annotations.h"
-#include "connection/exchange_codec.h"
 #include "connection/real_connection_pool.h"
+#include "http/exchange_codec.h"
 #include "http2/http2_connection.h"
 #include "net/socket.h"
 #include "net/tls_socket.h"

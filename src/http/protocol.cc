@@ -1,9 +1,12 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "tern/protocol.h"
 
+#include <algorithm>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
+#include "http/protocol_list.h"
 #include "tern/exceptions.h"
 
 namespace tern {
@@ -33,3 +36,35 @@ Protocol parseProtocol(std::string_view identifier) {
 std::ostream& operator<<(std::ostream& out, Protocol protocol) { return out << toString(protocol); }
 
 }  // namespace tern
+
+namespace tern::internal {
+
+std::vector<Protocol> checkedProtocolList(const std::vector<Protocol>& protocols) {
+  std::vector<Protocol> unique;
+  for (Protocol protocol : protocols) {
+    if (std::find(unique.begin(), unique.end(), protocol) == unique.end()) {
+      unique.push_back(protocol);
+    }
+  }
+  auto has = [&](Protocol p) { return std::find(unique.begin(), unique.end(), p) != unique.end(); };
+  std::string list = "[";
+  for (Protocol protocol : unique) {
+    list += (list.size() > 1 ? ", " : "") + std::string(toString(protocol));
+  }
+  list += "]";
+  // OkHttp's rules: prior knowledge alone (it cannot fall back), else HTTP/1.1 as the fallback.
+  if (has(Protocol::H2_PRIOR_KNOWLEDGE)) {
+    if (unique.size() > 1) {
+      throw std::invalid_argument(
+          "protocols containing h2_prior_knowledge cannot use other protocols: " + list);
+    }
+  } else if (!has(Protocol::HTTP_1_1)) {
+    throw std::invalid_argument("protocols must contain h2_prior_knowledge or http/1.1: " + list);
+  }
+  if (has(Protocol::HTTP_1_0)) {
+    throw std::invalid_argument("protocols must not contain http/1.0: " + list);
+  }
+  return unique;
+}
+
+}  // namespace tern::internal

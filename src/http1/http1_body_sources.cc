@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "http/message_framing.h"
 #include "http1/http1_exchange_codec.h"
-#include "http1/message_framing.h"
 #include "io/forwarding_timeout.h"
 #include "io/hex.h"
 #include "tern/buffer.h"

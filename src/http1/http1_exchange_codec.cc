@@ -7,8 +7,8 @@
 
 #include "http/http_syntax.h"
 #include "http/interim_responses.h"
-#include "http1/message_framing.h"
-#include "http1/request_line.h"
+#include "http/message_framing.h"
+#include "http/request_line.h"
 #include "http1/status_line.h"
 #include "io/forwarding_timeout.h"
 #include "tern/buffer.h"

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-#include "connection/exchange_codec.h"
+#include "http/exchange_codec.h"
 #include "http1/headers_reader.h"
 #include "io/forwarding_timeout.h"
 #include "tern/buffered_sink.h"

@@ -8,8 +8,8 @@
 
 #include "http/http_method.h"
 #include "http/http_syntax.h"
-#include "http1/message_framing.h"
-#include "http1/request_line.h"
+#include "http/message_framing.h"
+#include "http/request_line.h"
 #include "io/ascii.h"
 
 namespace tern::internal {

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "concurrent/mutex.h"
-#include "connection/exchange_codec.h"
+#include "http/exchange_codec.h"
 #include "http2/http2_connection.h"
 #include "http2/http2_stream.h"
 #include "tern/protocol.h"

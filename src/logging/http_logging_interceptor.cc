@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "http/charset.h"
-#include "http1/message_framing.h"
+#include "http/message_framing.h"
 #include "io/ascii.h"
 #include "io/gzip_source.h"
 #include "logging/probably_utf8.h"

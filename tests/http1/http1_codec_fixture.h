@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "connection/exchange_codec.h"
+#include "http/exchange_codec.h"
 #include "http1/http1_exchange_codec.h"
 #include "tern/buffer.h"
 #include "tern/request.h"

@@ -1,5 +1,5 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
-#include "http1/request_line.h"
+#include "http/request_line.h"
 
 #include <string>
 

@@ -1,5 +1,5 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
-#include "http1/message_framing.h"
+#include "http/message_framing.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,15 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <vector>
+
+#include "tern/protocol.h"
+
+namespace tern::internal {
+
+// `protocols` without duplicates (first occurrence kept), checked by OkHttp's rules for a
+// client's (and MockWebServer's) protocol list: h2_prior_knowledge alone, or else http/1.1 among
+// them as the fallback, and never http/1.0. Throws std::invalid_argument naming the list.
+std::vector<Protocol> checkedProtocolList(const std::vector<Protocol>& protocols);
+
+}  // namespace tern::internal
