@@ -23,8 +23,8 @@
 namespace tern::internal {
 
 RealCall::RealCall(Client client, Request originalRequest)
-    : client_(std::move(client)),
-      pool_(ConnectionPoolAccess::delegate(*client_.connectionPool())),
+    : ConnectionUser(ConnectionPoolAccess::delegate(*client.connectionPool())),
+      client_(std::move(client)),
       originalRequest_(std::move(originalRequest)) {
   timeout_.timeout(client_.callTimeout());
   eventListener_ = client_.eventListenerFactory()->create(*this);
@@ -47,11 +47,6 @@ bool RealCall::isExecuted() const {
 
 std::shared_ptr<Call> RealCall::clone() const {
   return std::make_shared<RealCall>(client_, originalRequest_);
-}
-
-void RealCall::assertPoolLockHeld(const RealConnectionPool& pool) const {
-  assert(&pool == &pool_);
-  (void)pool;
 }
 
 std::string RealCall::toLoggableString() const {
@@ -196,8 +191,12 @@ void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newE
     throw UnknownServiceException("CLEARTEXT communication not enabled for client");
   }
   Address address = ClientAccess::address(client_, url);
-  auto finder = std::make_shared<ExchangeFinder>(
-      ConnectionPoolAccess::delegate(*client_.connectionPool()), std::move(address), *this);
+  ConnectionSettings settings;
+  settings.http2WriteTimeout = client_.writeTimeout();
+  settings.pingInterval = client_.pingInterval();
+  settings.retryOnConnectionFailure = client_.retryOnConnectionFailure();
+  auto finder = std::make_shared<ExchangeFinder>(pool_, std::move(address), settings,
+                                                 ClientAccess::routeDatabase(client_), *this);
   MutexLock lock(mutex_);
   exchangeFinder_ = std::move(finder);
 }
@@ -218,7 +217,7 @@ std::shared_ptr<Exchange> RealCall::initExchange(const RealInterceptorChain& cha
   std::shared_ptr<RealConnection> connection;
   {
     MutexLock lock(pool_.mutex());
-    connection = connection_;
+    connection = connectionLocked();
   }
   auto exchange = std::make_shared<Exchange>(shared_from_this(), finder, std::move(connection),
                                              std::move(codec));
@@ -267,9 +266,9 @@ std::exception_ptr RealCall::messageDone(Exchange& exchange, bool requestDone, b
   }
   if (bothStreamsDone) {
     MutexLock lock(pool_.mutex());
-    if (connection_) {
-      connection_->assertPoolLockHeld(pool_);
-      connection_->incrementSuccessCountLocked();
+    if (const std::shared_ptr<RealConnection>& connection = connectionLocked()) {
+      connection->assertPoolLockHeld(pool_);
+      connection->incrementSuccessCountLocked();
     }
   }
   if (callDone) return this->callDone(e);
@@ -300,7 +299,7 @@ std::exception_ptr RealCall::callDone(std::exception_ptr e) {
   std::shared_ptr<RealConnection> connection;
   {
     MutexLock lock(pool_.mutex());
-    connection = connection_;
+    connection = connectionLocked();
   }
   if (connection) {
     if (std::shared_ptr<RealConnection> toClose = pool_.release(connection, *this)) {
@@ -386,6 +385,76 @@ std::exception_ptr RealCall::timeoutExit(std::exception_ptr cause) {
   queue.reset();  // Drops the pending watchdog, or waits for a firing one to finish.
   if (!timedOut) return cause;
   return std::make_exception_ptr(InterruptedIOException("timeout"));
+}
+
+// ConnectionUser's events.
+void RealCall::proxySelectStart(const HttpUrl& url) {
+  event([&](EventListener& listener) { listener.proxySelectStart(*this, url); });
+}
+void RealCall::proxySelectEnd(const HttpUrl& url, const std::vector<std::string>& proxies) {
+  event([&](EventListener& listener) { listener.proxySelectEnd(*this, url, proxies); });
+}
+void RealCall::dnsStart(const std::string& domainName) {
+  event([&](EventListener& listener) { listener.dnsStart(*this, domainName); });
+}
+void RealCall::dnsEnd(const std::string& domainName,
+                      const std::vector<InetAddress>& inetAddressList) {
+  event([&](EventListener& listener) { listener.dnsEnd(*this, domainName, inetAddressList); });
+}
+void RealCall::connectStart(const InetSocketAddress& inetSocketAddress) {
+  event([&](EventListener& listener) { listener.connectStart(*this, inetSocketAddress); });
+}
+void RealCall::secureConnectStart() {
+  event([&](EventListener& listener) { listener.secureConnectStart(*this); });
+}
+void RealCall::secureConnectEnd(const Handshake* handshake) {
+  event([&](EventListener& listener) { listener.secureConnectEnd(*this, handshake); });
+}
+void RealCall::connectEnd(const InetSocketAddress& inetSocketAddress,
+                          std::optional<Protocol> protocol) {
+  event([&](EventListener& listener) { listener.connectEnd(*this, inetSocketAddress, protocol); });
+}
+void RealCall::connectFailed(const InetSocketAddress& inetSocketAddress,
+                             std::optional<Protocol> protocol, const IOException& ioe) {
+  event([&](EventListener& listener) {
+    listener.connectFailed(*this, inetSocketAddress, protocol, ioe);
+  });
+}
+void RealCall::connectionAcquired(Connection& connection) {
+  event([&](EventListener& listener) { listener.connectionAcquired(*this, connection); });
+}
+void RealCall::connectionReleased(Connection& connection) {
+  event([&](EventListener& listener) { listener.connectionReleased(*this, connection); });
+}
+void RealCall::requestHeadersStart() {
+  event([&](EventListener& listener) { listener.requestHeadersStart(*this); });
+}
+void RealCall::requestHeadersEnd(const Request& request) {
+  event([&](EventListener& listener) { listener.requestHeadersEnd(*this, request); });
+}
+void RealCall::requestBodyStart() {
+  event([&](EventListener& listener) { listener.requestBodyStart(*this); });
+}
+void RealCall::requestBodyEnd(int64_t byteCount) {
+  event([&](EventListener& listener) { listener.requestBodyEnd(*this, byteCount); });
+}
+void RealCall::requestFailed(const IOException& ioe) {
+  event([&](EventListener& listener) { listener.requestFailed(*this, ioe); });
+}
+void RealCall::responseHeadersStart() {
+  event([&](EventListener& listener) { listener.responseHeadersStart(*this); });
+}
+void RealCall::responseHeadersEnd(const Response& response) {
+  event([&](EventListener& listener) { listener.responseHeadersEnd(*this, response); });
+}
+void RealCall::responseBodyStart() {
+  event([&](EventListener& listener) { listener.responseBodyStart(*this); });
+}
+void RealCall::responseBodyEnd(int64_t byteCount) {
+  event([&](EventListener& listener) { listener.responseBodyEnd(*this, byteCount); });
+}
+void RealCall::responseFailed(const IOException& ioe) {
+  event([&](EventListener& listener) { listener.responseFailed(*this, ioe); });
 }
 
 }  // namespace tern::internal

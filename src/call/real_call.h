@@ -11,6 +11,7 @@
 #include "concurrent/mutex.h"
 #include "concurrent/task_queue.h"
 #include "concurrent/thread_annotations.h"
+#include "connection/connection_user.h"
 #include "connection/real_connection_pool.h"
 #include "tern/call.h"
 #include "tern/client.h"
@@ -46,7 +47,9 @@ class RealInterceptorChain;
 // mutex so that a listener may cancel() the call. Lock order: eventMutex_ before mutex_, the
 // pool's mutex and the Dispatcher's; none of those is ever held while an event is delivered.
 // With EventListener::none() nothing is locked, built or delivered.
-class RealCall final : public Call, public std::enable_shared_from_this<RealCall> {
+class RealCall final : public Call,
+                       public ConnectionUser,
+                       public std::enable_shared_from_this<RealCall> {
  public:
   RealCall(Client client, Request originalRequest);
   ~RealCall() override;
@@ -92,7 +95,7 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   // finished, with `e` its failure or null. Returns the exception to throw (`e`, or
   // InterruptedIOException("timeout") if the call timed out), or null.
   std::exception_ptr messageDone(Exchange& exchange, bool requestDone, bool responseDone,
-                                 std::exception_ptr e);
+                                 std::exception_ptr e) override;
 
   // No more exchanges will be made (the chain returned or threw `e`). Returns the exception to
   // throw, translated as messageDone() does.
@@ -101,27 +104,11 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   // True if a failed attempt may be retried on another route or connection.
   bool retryAfterFailure();
 
-  // The connection this call holds, or null. Pool lock held.
-  const std::shared_ptr<RealConnection>& connectionLocked() const noexcept
-      TERN_REQUIRES(pool_.mutex()) {
-    return connection_;
-  }
-  void setConnectionLocked(std::shared_ptr<RealConnection> connection)
-      TERN_REQUIRES(pool_.mutex()) {
-    connection_ = std::move(connection);
-  }
-
-  // For `pool` (the client's, which the ExchangeFinder and the pool itself hold by another
-  // name): tells the analysis that the lock guarding connection_ is that pool's mutex, held.
-  // Checks it in debug builds.
-  void assertPoolLockHeld(const RealConnectionPool& pool) const TERN_REQUIRES(pool.mutex())
-      TERN_ASSERT_CAPABILITY(pool_.mutex());
-
   // The connection being connected, so that cancel() can reach it. Null clears it.
-  void setConnectionToCancel(std::shared_ptr<RealConnection> connection);
+  void setConnectionToCancel(std::shared_ptr<RealConnection> connection) override;
 
   // "canceled call to http://host/..." or "call to ...", for messages.
-  std::string toLoggableString() const;
+  std::string toLoggableString() const override;
 
   // Delivers one event: calls `deliver(listener)` with the call's listener, serialized with the
   // call's other events. Does nothing (and `deliver` is not called, so it should build its
@@ -146,6 +133,32 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   // True if the call's listener is not EventListener::none().
   bool hasEventListener() const noexcept { return listener_ != nullptr; }
 
+  // ConnectionUser's events, each delivered with event().
+  void proxySelectStart(const HttpUrl& url) override;
+  void proxySelectEnd(const HttpUrl& url, const std::vector<std::string>& proxies) override;
+  void dnsStart(const std::string& domainName) override;
+  void dnsEnd(const std::string& domainName,
+              const std::vector<InetAddress>& inetAddressList) override;
+  void connectStart(const InetSocketAddress& inetSocketAddress) override;
+  void secureConnectStart() override;
+  void secureConnectEnd(const Handshake* handshake) override;
+  void connectEnd(const InetSocketAddress& inetSocketAddress,
+                  std::optional<Protocol> protocol) override;
+  void connectFailed(const InetSocketAddress& inetSocketAddress, std::optional<Protocol> protocol,
+                     const IOException& ioe) override;
+  void connectionAcquired(Connection& connection) override;
+  void connectionReleased(Connection& connection) override;
+  void requestHeadersStart() override;
+  void requestHeadersEnd(const Request& request) override;
+  void requestBodyStart() override;
+  void requestBodyEnd(int64_t byteCount) override;
+  void requestFailed(const IOException& ioe) override;
+  void responseHeadersStart() override;
+  void responseHeadersEnd(const Response& response) override;
+  void responseBodyStart() override;
+  void responseBodyEnd(int64_t byteCount) override;
+  void responseFailed(const IOException& ioe) override;
+
  private:
   void callStart();
   // Reports callEnd (`e` null) or callFailed(e), once.
@@ -156,7 +169,6 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   void onTimeout();
 
   const Client client_;
-  RealConnectionPool& pool_;  // client_'s.
   const Request originalRequest_;
   // Made by the client's factory in the constructor, then never changed.
   std::shared_ptr<EventListener> eventListener_;
@@ -184,8 +196,6 @@ class RealCall final : public Call, public std::enable_shared_from_this<RealCall
   std::unique_ptr<TaskQueue> timeoutQueue_ TERN_GUARDED_BY(mutex_);
   bool timedOut_ TERN_GUARDED_BY(mutex_) = false;
   bool timeoutExited_ TERN_GUARDED_BY(mutex_) = false;
-
-  std::shared_ptr<RealConnection> connection_ TERN_GUARDED_BY(pool_.mutex());
 };
 
 }  // namespace tern::internal

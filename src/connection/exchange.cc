@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
-#include "call/real_call.h"
 #include "concurrent/task_runner.h"
+#include "connection/connection_user.h"
 #include "connection/exchange_finder.h"
 #include "connection/real_connection.h"
 #include "io/ascii.h"
@@ -149,9 +149,9 @@ class Exchange::ResponseBodySource final : public ForwardingSource {
   bool completed_ = false;
 };
 
-Exchange::Exchange(std::shared_ptr<RealCall> call, std::shared_ptr<ExchangeFinder> finder,
+Exchange::Exchange(std::shared_ptr<ConnectionUser> user, std::shared_ptr<ExchangeFinder> finder,
                    std::shared_ptr<RealConnection> connection, std::unique_ptr<ExchangeCodec> codec)
-    : call_(std::move(call)),
+    : user_(std::move(user)),
       finder_(std::move(finder)),
       connection_(std::move(connection)),
       codec_(std::move(codec)) {}
@@ -164,9 +164,9 @@ bool Exchange::isCoalescedConnection() const {
 
 void Exchange::writeRequestHeaders(const Request& request) {
   try {
-    call_->event([&](EventListener& listener) { listener.requestHeadersStart(*call_); });
+    user_->requestHeadersStart();
     codec_->writeRequestHeaders(request);
-    call_->event([&](EventListener& listener) { listener.requestHeadersEnd(*call_, request); });
+    user_->requestHeadersEnd(request);
   } catch (const IOException& e) {
     requestFailed(e);
     throw;
@@ -177,7 +177,7 @@ std::unique_ptr<Sink> Exchange::createRequestBody(const Request& request) {
   int64_t contentLength = request.body()->contentLength();
   std::unique_ptr<Sink> raw;
   try {
-    call_->event([&](EventListener& listener) { listener.requestBodyStart(*call_); });
+    user_->requestBodyStart();
     raw = codec_->createRequestBody(request, contentLength);
   } catch (const IOException& e) {
     requestFailed(e);
@@ -212,9 +212,7 @@ void Exchange::finishRequest() {
   }
 }
 
-void Exchange::responseHeadersStart() {
-  call_->event([&](EventListener& listener) { listener.responseHeadersStart(*call_); });
-}
+void Exchange::responseHeadersStart() { user_->responseHeadersStart(); }
 
 std::optional<Response::Builder> Exchange::readResponseHeaders(bool expectContinue) {
   try {
@@ -225,13 +223,9 @@ std::optional<Response::Builder> Exchange::readResponseHeaders(bool expectContin
   }
 }
 
-void Exchange::responseHeadersEnd(const Response& response) {
-  call_->event([&](EventListener& listener) { listener.responseHeadersEnd(*call_, response); });
-}
+void Exchange::responseHeadersEnd(const Response& response) { user_->responseHeadersEnd(response); }
 
-void Exchange::responseBodyStart() {
-  call_->event([&](EventListener& listener) { listener.responseBodyStart(*call_); });
-}
+void Exchange::responseBodyStart() { user_->responseBodyStart(); }
 
 ResponseBody Exchange::openResponseBody(const Response& response) {
   try {
@@ -258,7 +252,7 @@ ResponseBody Exchange::openResponseBody(const Response& response) {
 
 Headers Exchange::trailers() { return codec_->trailers(); }
 
-void Exchange::noRequestBody() { call_->messageDone(*this, true, false, nullptr); }
+void Exchange::noRequestBody() { user_->messageDone(*this, true, false, nullptr); }
 
 void Exchange::noNewExchangesOnConnection() { connection_->noNewExchanges(); }
 
@@ -266,42 +260,39 @@ void Exchange::cancel() { codec_->cancel(); }
 
 void Exchange::detachWithViolence() {
   codec_->cancel();
-  call_->messageDone(*this, true, true, nullptr);
+  user_->messageDone(*this, true, true, nullptr);
 }
 
 void Exchange::trackFailure(const IOException& e) {
   hasFailure_ = true;
   finder_->trackFailure(e, connection_);
-  connection_->trackFailure(*call_, e);
+  connection_->trackFailure(e, user_->isCanceled(), finder_->routeDatabase());
 }
 
 void Exchange::requestFailed(const IOException& e) {
-  call_->event([&](EventListener& listener) { listener.requestFailed(*call_, e); });
+  user_->requestFailed(e);
   trackFailure(e);
 }
 
 void Exchange::responseFailed(const IOException& e) {
-  call_->event([&](EventListener& listener) { listener.responseFailed(*call_, e); });
+  user_->responseFailed(e);
   trackFailure(e);
 }
 
 void Exchange::requestBodyAbandoned(int64_t bytesWritten) {
-  call_->event([&](EventListener& listener) {
-    IOException abandoned("request body abandoned after " + std::to_string(bytesWritten) +
-                          " bytes");
-    listener.requestFailed(*call_, abandoned);
-  });
-  call_->messageDone(*this, true, false, nullptr);
+  user_->requestFailed(
+      IOException("request body abandoned after " + std::to_string(bytesWritten) + " bytes"));
+  user_->messageDone(*this, true, false, nullptr);
 }
 
 std::exception_ptr Exchange::bodyComplete(int64_t bytesRead, bool requestDone, bool responseDone,
                                           std::exception_ptr e) {
   if (!e) {
     if (requestDone) {
-      call_->event([&](EventListener& listener) { listener.requestBodyEnd(*call_, bytesRead); });
+      user_->requestBodyEnd(bytesRead);
     }
     if (responseDone) {
-      call_->event([&](EventListener& listener) { listener.responseBodyEnd(*call_, bytesRead); });
+      user_->responseBodyEnd(bytesRead);
     }
   } else {
     try {
@@ -313,7 +304,7 @@ std::exception_ptr Exchange::bodyComplete(int64_t bytesRead, bool requestDone, b
       // Only IOExceptions are tracked and reported; others pass through unchanged.
     }
   }
-  return call_->messageDone(*this, requestDone, responseDone, e);
+  return user_->messageDone(*this, requestDone, responseDone, e);
 }
 
 }  // namespace tern::internal

@@ -18,7 +18,7 @@
 namespace tern::internal {
 
 class ExchangeFinder;
-class RealCall;
+class ConnectionUser;
 class RealConnection;
 
 // One request and its response on a connection, as OkHttp's Exchange: wraps the codec so that
@@ -32,7 +32,7 @@ class RealConnection;
 // may come from any thread.
 class Exchange : public std::enable_shared_from_this<Exchange> {
  public:
-  Exchange(std::shared_ptr<RealCall> call, std::shared_ptr<ExchangeFinder> finder,
+  Exchange(std::shared_ptr<ConnectionUser> user, std::shared_ptr<ExchangeFinder> finder,
            std::shared_ptr<RealConnection> connection, std::unique_ptr<ExchangeCodec> codec);
   ~Exchange();
   Exchange(const Exchange&) = delete;
@@ -108,7 +108,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   void responseFailed(const IOException& e);  // Likewise.
   class ResponseBodySource;
 
-  std::shared_ptr<RealCall> call_;
+  std::shared_ptr<ConnectionUser> user_;
   std::shared_ptr<ExchangeFinder> finder_;
   std::shared_ptr<RealConnection> connection_;
   std::unique_ptr<ExchangeCodec> codec_;

@@ -4,9 +4,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "call/client_access.h"
-#include "call/real_call.h"
 #include "connection/connection_spec_selector.h"
+#include "connection/connection_user.h"
 #include "connection/real_connection.h"
 #include "connection/real_connection_pool.h"
 #include "connection/route_database.h"
@@ -16,8 +15,14 @@
 
 namespace tern::internal {
 
-ExchangeFinder::ExchangeFinder(RealConnectionPool& pool, Address address, RealCall& call)
-    : pool_(pool), address_(std::move(address)), call_(call) {}
+ExchangeFinder::ExchangeFinder(RealConnectionPool& pool, Address address,
+                               ConnectionSettings settings, RouteDatabase& routeDatabase,
+                               ConnectionUser& user)
+    : pool_(pool),
+      address_(std::move(address)),
+      settings_(settings),
+      routeDatabase_(routeDatabase),
+      user_(user) {}
 
 std::unique_ptr<ExchangeCodec> ExchangeFinder::find(std::chrono::milliseconds connectTimeout,
                                                     std::chrono::milliseconds readTimeout,
@@ -56,30 +61,30 @@ void ExchangeFinder::releaseCallConnection() {
   std::shared_ptr<RealConnection> connection;
   {
     MutexLock lock(pool_.mutex());
-    call_.assertPoolLockHeld(pool_);
-    connection = call_.connectionLocked();
+    user_.assertPoolLockHeld(pool_);
+    connection = user_.connectionLocked();
   }
   if (!connection) return;
-  if (std::shared_ptr<RealConnection> toClose = pool_.release(connection, call_)) {
+  if (std::shared_ptr<RealConnection> toClose = pool_.release(connection, user_)) {
     toClose->closeSocket();
   }
-  call_.event([&](EventListener& listener) { listener.connectionReleased(call_, *connection); });
+  user_.connectionReleased(*connection);
 }
 
 std::shared_ptr<RealConnection> ExchangeFinder::acquirePooled(
     const std::vector<std::shared_ptr<RealConnection>>& excluded, const std::vector<Route>* routes,
     bool requireMultiplexed) {
   std::shared_ptr<RealConnection> pooled =
-      pool_.callAcquirePooledConnection(address_, call_, routes, requireMultiplexed, excluded);
+      pool_.callAcquirePooledConnection(address_, user_, routes, requireMultiplexed, excluded);
   if (pooled) {
-    call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *pooled); });
+    user_.connectionAcquired(*pooled);
   }
   return pooled;
 }
 
 std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     std::chrono::milliseconds connectTimeout) {
-  if (call_.isCanceled()) throw InterruptedIOException("Canceled");
+  if (user_.isCanceled()) throw InterruptedIOException("Canceled");
   std::vector<std::shared_ptr<RealConnection>> excluded;  // Connections that failed this call.
   {
     MutexLock lock(excludedMutex_);
@@ -92,8 +97,8 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     bool reusable = false;
     {
       MutexLock lock(pool_.mutex());
-      call_.assertPoolLockHeld(pool_);
-      callConnection = call_.connectionLocked();
+      user_.assertPoolLockHeld(pool_);
+      callConnection = user_.connectionLocked();
       if (callConnection) {
         callConnection->assertPoolLockHeld(pool_);
         reusable = !callConnection->noNewExchangesLocked() &&
@@ -119,11 +124,11 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   bool registered = false;
   if (multiplexed) {
     registered =
-        pool_.beginConnect(address_, connectTimeout, [this] { return call_.isCanceled(); });
+        pool_.beginConnect(address_, connectTimeout, [this] { return user_.isCanceled(); });
     if (!registered) {
       // Another call connected meanwhile. If its connection has no room (or it failed), connect
       // on our own rather than wait again, so failing connects are not queued one after another.
-      if (call_.isCanceled()) throw InterruptedIOException("Canceled");
+      if (user_.isCanceled()) throw InterruptedIOException("Canceled");
       if (auto pooled = acquirePooled(excluded)) return pooled;
     }
   }
@@ -148,10 +153,10 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     route = routeSelection_->next();
   } else {
     if (!routeSelector_) {
-      routeSelector_.emplace(address_, ClientAccess::routeDatabase(call_.client()), &call_);
+      routeSelector_.emplace(address_, routeDatabase_, &user_);
     }
     routeSelection_ = routeSelector_->next();  // Blocks on DNS the first time.
-    if (call_.isCanceled()) throw InterruptedIOException("Canceled");
+    if (user_.isCanceled()) throw InterruptedIOException("Canceled");
     if (!routeSelection_->hasNext()) {
       throw IOException("exhausted all routes to " + address_.url().toString());
     }
@@ -170,47 +175,43 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   std::shared_ptr<RealConnection> newConnection;
   while (true) {
     newConnection = std::make_shared<RealConnection>(pool_, *route);
-    call_.setConnectionToCancel(newConnection);
-    call_.event([&](EventListener& listener) { listener.connectStart(call_, socketAddress); });
+    user_.setConnectionToCancel(newConnection);
+    user_.connectStart(socketAddress);
     try {
-      newConnection->connect(connectTimeout, specSelector, call_);
+      newConnection->connect(connectTimeout, specSelector, settings_, user_);
       break;
     } catch (const IOException& e) {
-      call_.setConnectionToCancel(nullptr);
+      user_.setConnectionToCancel(nullptr);
       newConnection->closeSocket();
-      call_.event([&](EventListener& listener) {
-        listener.connectFailed(call_, socketAddress, std::nullopt, e);
-      });
-      if (!call_.client().retryOnConnectionFailure() || !specSelector.connectionFailed(e) ||
-          call_.isCanceled()) {
+      user_.connectFailed(socketAddress, std::nullopt, e);
+      if (!settings_.retryOnConnectionFailure || !specSelector.connectionFailed(e) ||
+          user_.isCanceled()) {
         throw;
       }
     } catch (...) {
-      call_.setConnectionToCancel(nullptr);
+      user_.setConnectionToCancel(nullptr);
       throw;
     }
   }
-  call_.setConnectionToCancel(nullptr);
-  call_.event([&](EventListener& listener) {
-    listener.connectEnd(call_, socketAddress, newConnection->protocol());
-  });
-  ClientAccess::routeDatabase(call_.client()).connected(newConnection->route());
+  user_.setConnectionToCancel(nullptr);
+  user_.connectEnd(socketAddress, newConnection->protocol());
+  routeDatabase_.connected(newConnection->route());
 
   // Another call may have connected meanwhile to this host, or to one this connection's host
   // could be coalesced with (OkHttp's third look in the pool): share its HTTP/2 connection and
   // drop ours, so that calls converge on one connection.
-  if (auto pooled = pool_.callAcquirePooledConnection(address_, call_, routes ? &*routes : nullptr,
+  if (auto pooled = pool_.callAcquirePooledConnection(address_, user_, routes ? &*routes : nullptr,
                                                       true, excluded)) {
     {
       MutexLock lock(excludedMutex_);
       nextRouteToTry_ = newConnection->route();
     }
     newConnection->closeSocket();
-    call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *pooled); });
+    user_.connectionAcquired(*pooled);
     return pooled;
   }
-  pool_.put(newConnection, call_);
-  call_.event([&](EventListener& listener) { listener.connectionAcquired(call_, *newConnection); });
+  pool_.put(newConnection, user_);
+  user_.connectionAcquired(*newConnection);
   return newConnection;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "concurrent/mutex.h"
+#include "connection/connection_settings.h"
 #include "connection/route_selector.h"
 #include "http/exchange_codec.h"
 #include "tern/address.h"
@@ -16,9 +17,10 @@
 
 namespace tern::internal {
 
-class RealCall;
+class ConnectionUser;
 class RealConnection;
 class RealConnectionPool;
+class RouteDatabase;
 
 // Finds a connection for a call's exchanges to one address and makes a codec on it, as OkHttp's
 // ExchangeFinder. In order of preference: the connection the call already holds (a redirect to
@@ -29,7 +31,10 @@ class RealConnectionPool;
 // come from the thread that reads the response body).
 class ExchangeFinder {
  public:
-  ExchangeFinder(RealConnectionPool& pool, Address address, RealCall& call);
+  // For `user`'s exchanges to `address`, with connections from `pool`; `routeDatabase` (the
+  // client's) remembers the routes that failed.
+  ExchangeFinder(RealConnectionPool& pool, Address address, ConnectionSettings settings,
+                 RouteDatabase& routeDatabase, ConnectionUser& user);
 
   // A codec on a healthy connection, which the call now holds. Throws RouteException wrapping
   // the IOException if connecting failed, IOException("Canceled") if the call was canceled,
@@ -54,6 +59,7 @@ class ExchangeFinder {
   bool sameHostAndPort(const HttpUrl& url) const;
 
   const Address& address() const noexcept { return address_; }
+  RouteDatabase& routeDatabase() const noexcept { return routeDatabase_; }
 
  private:
   std::shared_ptr<RealConnection> findHealthyConnection(std::chrono::milliseconds connectTimeout,
@@ -69,7 +75,9 @@ class ExchangeFinder {
 
   RealConnectionPool& pool_;
   const Address address_;
-  RealCall& call_;
+  const ConnectionSettings settings_;
+  RouteDatabase& routeDatabase_;
+  ConnectionUser& user_;
   std::optional<RouteSelector> routeSelector_;
   std::optional<RouteSelector::Selection> routeSelection_;
   // trackFailure() may come from a body reader.

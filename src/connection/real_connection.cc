@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "call/client_access.h"
-#include "call/real_call.h"
+#include "connection/connection_settings.h"
 #include "connection/connection_spec_selector.h"
+#include "connection/connection_user.h"
 #include "connection/real_connection_pool.h"
 #include "connection/route_database.h"
 #include "http1/http1_exchange_codec.h"
@@ -63,14 +63,15 @@ RealConnection::RealConnection(RealConnectionPool& pool, Route route)
 RealConnection::~RealConnection() = default;
 
 void RealConnection::connect(std::chrono::milliseconds connectTimeout,
-                             ConnectionSpecSelector& specSelector, RealCall& call) {
+                             ConnectionSpecSelector& specSelector,
+                             const ConnectionSettings& settings, ConnectionUser& user) {
   socket_->connect(route_.socketAddress(), connectTimeout);
   Source* source = &socket_->source();
   Sink* sink = &socket_->sink();
   if (route_.address().sslContext()) {
-    call.event([&](EventListener& listener) { listener.secureConnectStart(call); });
+    user.secureConnectStart();
     connectTls(connectTimeout, specSelector);  // Sets protocol_ to what ALPN chose.
-    call.event([&](EventListener& listener) { listener.secureConnectEnd(call, &*handshake_); });
+    user.secureConnectEnd(&*handshake_);
     source = &tlsSocket_->source();
     sink = &tlsSocket_->sink();
   } else {
@@ -80,8 +81,8 @@ void RealConnection::connect(std::chrono::milliseconds connectTimeout,
     }
   }
   if (protocol_ == Protocol::HTTP_2 || protocol_ == Protocol::H2_PRIOR_KNOWLEDGE) {
-    const std::chrono::milliseconds writeTimeout = call.client().writeTimeout();
-    const std::chrono::milliseconds pingInterval = call.client().pingInterval();
+    const std::chrono::milliseconds writeTimeout = settings.http2WriteTimeout;
+    const std::chrono::milliseconds pingInterval = settings.pingInterval;
     // The reader thread waits for frames without a timeout (streams time out on their own);
     // a write that the peer does not take for writeTimeout fails the connection.
     source->timeout().timeout(std::chrono::milliseconds(0));
@@ -257,7 +258,8 @@ void RealConnection::noNewExchanges() {
 
 void RealConnection::cancel() { socket_->cancel(); }
 
-void RealConnection::trackFailure(RealCall& call, const IOException& e) {
+void RealConnection::trackFailure(const IOException& e, bool userCanceled,
+                                  RouteDatabase& routeDatabase) {
   MutexLock lock(pool_.mutex());
   if (http2Connection_) {
     // A failed stream leaves the connection to the others, as OkHttp's trackFailure: except a
@@ -266,8 +268,7 @@ void RealConnection::trackFailure(RealCall& call, const IOException& e) {
     if (const auto* reset = dynamic_cast<const StreamResetException*>(&e)) {
       if (reset->errorCode() == static_cast<uint32_t>(ErrorCode::REFUSED_STREAM)) {
         if (++refusedStreamCount_ <= 1) return;
-      } else if (reset->errorCode() == static_cast<uint32_t>(ErrorCode::CANCEL) &&
-                 call.isCanceled()) {
+      } else if (reset->errorCode() == static_cast<uint32_t>(ErrorCode::CANCEL) && userCanceled) {
         return;
       }
     } else if (const auto* shutdown = dynamic_cast<const ConnectionShutdownException*>(&e)) {
@@ -279,7 +280,7 @@ void RealConnection::trackFailure(RealCall& call, const IOException& e) {
   noNewExchanges_ = true;
   // A route that never completed an exchange is suspect: try the others first next time.
   if (successCount_ == 0) {
-    ClientAccess::routeDatabase(call.client()).failed(route_);
+    routeDatabase.failed(route_);
     ++routeFailureCount_;
   }
 }

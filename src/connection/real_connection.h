@@ -21,8 +21,10 @@
 namespace tern::internal {
 
 class ConnectionSpecSelector;
-class RealCall;
+class ConnectionUser;
 class RealConnectionPool;
+class RouteDatabase;
+struct ConnectionSettings;
 
 // One TCP connection to a server (with TLS on top for https), as OkHttp's RealConnection:
 // HTTP/1.1 carries one exchange at a time; HTTP/2 (an Http2Connection over the socket, or over
@@ -56,14 +58,14 @@ class RealConnection final : public Connection,
   // the server's identity: the hostname verifier against the certificates, the certificate pinner
   // against the cleaned chain. Then, if ALPN chose h2 or the address's protocols are exactly
   // {H2_PRIOR_KNOWLEDGE} (RFC 9113 §3.3), starts HTTP/2 on it with the client's pingInterval and
-  // writeTimeout bounding each write. `call` hears the events of the steps inside a connect
-  // (secureConnectStart/End around the TLS handshake); the caller reports connectStart/End/Failed
-  // around it. Throws ConnectException, SocketTimeoutException, InterruptedIOException("Canceled")
-  // after cancel(), SSLHandshakeException (the cause named), SSLPeerUnverifiedException (hostname
-  // or pin mismatch), UnknownServiceException (no usable connection spec). A connection that
-  // failed is never pooled: the caller drops it.
+  // settings' http2WriteTimeout bounding each write. `user` hears the events of the steps inside a
+  // connect (secureConnectStart/End around the TLS handshake); the caller reports
+  // connectStart/End/Failed around it. Throws ConnectException, SocketTimeoutException,
+  // InterruptedIOException("Canceled") after cancel(), SSLHandshakeException (the cause named),
+  // SSLPeerUnverifiedException (hostname or pin mismatch), UnknownServiceException (no usable
+  // connection spec). A connection that failed is never pooled: the caller drops it.
   void connect(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector,
-               RealCall& call);
+               const ConnectionSettings& settings, ConnectionUser& user);
 
   // A codec for the next exchange with these read and write timeouts (zero: none): on the
   // socket's streams for HTTP/1.1, on a new stream for HTTP/2.
@@ -109,7 +111,8 @@ class RealConnection final : public Connection,
 
   // Records that `e` failed an exchange on this connection: no new exchanges; and if no
   // exchange ever succeeded here, the route is marked failed so it is tried last next time.
-  void trackFailure(RealCall& call, const IOException& e);
+  // A reset of the user's own cancel (`userCanceled`) is not the connection's fault.
+  void trackFailure(const IOException& e, bool userCanceled, RouteDatabase& routeDatabase);
 
   // Closes the socket (after GOAWAY, for HTTP/2). Only when no call uses the connection (the
   // pool evicted it, or the last call released it and the pool refused it).
@@ -143,7 +146,9 @@ class RealConnection final : public Connection,
       TERN_ASSERT_CAPABILITY(pool_.mutex());
 
   // Bookkeeping; pool lock held for all of these.
-  std::vector<RealCall*>& callsLocked() noexcept TERN_REQUIRES(pool_.mutex()) { return calls_; }
+  std::vector<ConnectionUser*>& callsLocked() noexcept TERN_REQUIRES(pool_.mutex()) {
+    return calls_;
+  }
   bool noNewExchangesLocked() const noexcept TERN_REQUIRES(pool_.mutex()) {
     return noNewExchanges_;
   }
@@ -188,8 +193,8 @@ class RealConnection final : public Connection,
   std::unique_ptr<Http2Connection> http2Connection_;
 
   // Guarded by the pool's mutex.
-  std::vector<RealCall*> calls_ TERN_GUARDED_BY(pool_.mutex());  // The calls holding this.
-  int allocationLimit_ TERN_GUARDED_BY(pool_.mutex()) = 1;       // How many at once.
+  std::vector<ConnectionUser*> calls_ TERN_GUARDED_BY(pool_.mutex());  // The calls holding this.
+  int allocationLimit_ TERN_GUARDED_BY(pool_.mutex()) = 1;             // How many at once.
   // REFUSED_STREAM resets seen (OkHttp tolerates one).
   int refusedStreamCount_ TERN_GUARDED_BY(pool_.mutex()) = 0;
   bool noNewExchanges_ TERN_GUARDED_BY(pool_.mutex()) = false;

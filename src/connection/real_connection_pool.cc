@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "call/real_call.h"
+#include "connection/connection_user.h"
 #include "connection/real_connection.h"
 
 namespace tern::internal {
@@ -65,7 +65,7 @@ std::vector<std::shared_ptr<RealConnection>> RealConnectionPool::connections() c
 }
 
 std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
-    const Address& address, RealCall& call, const std::vector<Route>* routes,
+    const Address& address, ConnectionUser& call, const std::vector<Route>* routes,
     bool requireMultiplexed, const std::vector<std::shared_ptr<RealConnection>>& excluded) {
   MutexLock lock(mutex_);
   for (const auto& connection : connections_) {
@@ -114,7 +114,8 @@ void RealConnectionPool::endConnect(const Address& address) {
   connectEnded_.notify_all();
 }
 
-void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection, RealCall& call) {
+void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection,
+                             ConnectionUser& call) {
   MutexLock lock(mutex_);
   connections_.push_back(connection);
   acquireLocked(connection, call);
@@ -124,7 +125,7 @@ void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection, 
 }
 
 void RealConnectionPool::acquireLocked(const std::shared_ptr<RealConnection>& connection,
-                                       RealCall& call) {
+                                       ConnectionUser& call) {
   connection->assertPoolLockHeld(*this);
   connection->callsLocked().push_back(&call);
   call.assertPoolLockHeld(*this);
@@ -132,7 +133,7 @@ void RealConnectionPool::acquireLocked(const std::shared_ptr<RealConnection>& co
 }
 
 std::shared_ptr<RealConnection> RealConnectionPool::release(
-    const std::shared_ptr<RealConnection>& connection, RealCall& call) {
+    const std::shared_ptr<RealConnection>& connection, ConnectionUser& call) {
   MutexLock lock(mutex_);
   connection->assertPoolLockHeld(*this);
   std::erase(connection->callsLocked(), &call);

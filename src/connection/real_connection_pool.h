@@ -15,7 +15,7 @@
 
 namespace tern::internal {
 
-class RealCall;
+class ConnectionUser;
 class RealConnection;
 
 // The connection pool behind tern::ConnectionPool, as OkHttp's RealConnectionPool: holds every
@@ -47,7 +47,7 @@ class RealConnectionPool {
   // `requireMultiplexed`, and not in `excluded`; returns it (the call now holds it), or null.
   // The caller checks its health before use.
   std::shared_ptr<RealConnection> callAcquirePooledConnection(
-      const Address& address, RealCall& call, const std::vector<Route>* routes = nullptr,
+      const Address& address, ConnectionUser& call, const std::vector<Route>* routes = nullptr,
       bool requireMultiplexed = false,
       const std::vector<std::shared_ptr<RealConnection>>& excluded = {});
 
@@ -65,17 +65,17 @@ class RealConnectionPool {
   void wakeConnectWaiters();
 
   // Adds a freshly connected `connection`, held by `call`. Its cleanup is scheduled when it idles.
-  void put(const std::shared_ptr<RealConnection>& connection, RealCall& call);
+  void put(const std::shared_ptr<RealConnection>& connection, ConnectionUser& call);
 
   // Makes `call` hold `connection`. Pool lock held.
-  void acquireLocked(const std::shared_ptr<RealConnection>& connection, RealCall& call)
+  void acquireLocked(const std::shared_ptr<RealConnection>& connection, ConnectionUser& call)
       TERN_REQUIRES(mutex_);
 
   // Makes `call` let go of `connection`. If no call holds it any more it becomes idle; returns
   // it if it must be closed instead (it takes no new exchanges, or the pool keeps no idle
   // connections), in which case it has left the pool and the caller closes its socket.
   std::shared_ptr<RealConnection> release(const std::shared_ptr<RealConnection>& connection,
-                                          RealCall& call);
+                                          ConnectionUser& call);
 
   // Closes every idle connection and removes it.
   void evictAll();
@@ -91,8 +91,8 @@ class RealConnectionPool {
   // The TaskRunner for connections' background work (HTTP/2 writes and pings).
   TaskRunner& taskRunner() const noexcept { return *taskRunner_; }
 
-  // Guards the list and every connection's bookkeeping (RealConnection's and RealCall's
-  // members guarded by `pool().mutex()`).
+  // Guards the list and every connection's bookkeeping (RealConnection's and each
+  // ConnectionUser's members guarded by `pool().mutex()`).
   Mutex& mutex() const noexcept TERN_RETURN_CAPABILITY(mutex_) { return mutex_; }
 
   // Every connection, in use or idle (a snapshot).

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "call/real_call.h"
+#include "connection/connection_user.h"
 #include "tern/exceptions.h"
 #include "tern/inet_address.h"
 
@@ -15,8 +15,8 @@ Route RouteSelector::Selection::next() {
   return routes_[nextRouteIndex_++];
 }
 
-RouteSelector::RouteSelector(Address address, RouteDatabase& routeDatabase, RealCall* call)
-    : address_(std::move(address)), routeDatabase_(routeDatabase), call_(call) {}
+RouteSelector::RouteSelector(Address address, RouteDatabase& routeDatabase, ConnectionUser* user)
+    : address_(std::move(address)), routeDatabase_(routeDatabase), user_(user) {}
 
 RouteSelector::Selection RouteSelector::next() {
   if (!hasNext()) throw std::logic_error("RouteSelector: no more routes");
@@ -27,24 +27,20 @@ RouteSelector::Selection RouteSelector::next() {
     const std::string& host = url.host();
     int port = url.port();
     // Every route is direct until tern has proxies: the selection is the empty proxy list.
-    if (call_ != nullptr) {
-      call_->event([&](EventListener& listener) {
-        listener.proxySelectStart(*call_, url);
-        listener.proxySelectEnd(*call_, url, {});
-      });
+    if (user_ != nullptr) {
+      user_->proxySelectStart(url);
+      user_->proxySelectEnd(url, {});
     }
     std::vector<InetAddress> addresses;
     if (std::optional<InetAddress> literal = InetAddress::parse(host)) {
       addresses.push_back(*literal);  // An IP literal needs no lookup.
     } else {
-      if (call_ != nullptr) call_->event([&](EventListener& l) { l.dnsStart(*call_, host); });
+      if (user_ != nullptr) user_->dnsStart(host);
       addresses = address_.dns()->lookup(host);
       if (addresses.empty()) {
         throw UnknownHostException("Dns returned no addresses for " + host);
       }
-      if (call_ != nullptr) {
-        call_->event([&](EventListener& l) { l.dnsEnd(*call_, host, addresses); });
-      }
+      if (user_ != nullptr) user_->dnsEnd(host, addresses);
     }
     for (const InetAddress& inetAddress : addresses) {
       const InetAddress named = inetAddress.hostName().empty() && !InetAddress::parse(host)

@@ -10,13 +10,13 @@
 
 namespace tern::internal {
 
-class RealCall;
+class ConnectionUser;
 
 // Plans the routes to an address, as OkHttp's RouteSelector: resolves the host through the
 // address's Dns (IP literals skip it) and offers one route per IP address, in the order Dns
 // returned them, except that routes which failed recently (RouteDatabase) come last. (Proxies
 // are a later version's: every route is direct.) Reports proxySelectStart/End and dnsStart/End
-// to `call`'s listener. Not thread-safe: one call uses it.
+// to its user. Not thread-safe: one call uses it.
 class RouteSelector {
  public:
   // A batch of routes to try in order.
@@ -33,8 +33,8 @@ class RouteSelector {
     size_t nextRouteIndex_ = 0;
   };
 
-  // `call` hears the events; null for none (unit tests).
-  RouteSelector(Address address, RouteDatabase& routeDatabase, RealCall* call = nullptr);
+  // `user` hears the events; null for none (unit tests).
+  RouteSelector(Address address, RouteDatabase& routeDatabase, ConnectionUser* user = nullptr);
 
   // True if next() has routes to give.
   bool hasNext() const noexcept { return !resolved_ || !postponedRoutes_.empty(); }
@@ -47,7 +47,7 @@ class RouteSelector {
  private:
   Address address_;
   RouteDatabase& routeDatabase_;
-  RealCall* call_;
+  ConnectionUser* user_;
   bool resolved_ = false;
   std::vector<Route> postponedRoutes_;
 };

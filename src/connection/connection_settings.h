@@ -1,0 +1,22 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+
+namespace tern::internal {
+
+// The client's settings the connection layer reads, as a value handed to it when a call plans
+// its routes (the layer never sees the Client). A call's own connect, read and write timeouts
+// come with each find(), as an interceptor chain may change them.
+struct ConnectionSettings {
+  // Bounds each write of an HTTP/2 connection's frames (its reader has no timeout: streams
+  // time out on their own). Zero: none.
+  std::chrono::milliseconds http2WriteTimeout{0};
+  // How often an HTTP/2 connection pings the server to check it is alive. Zero: never.
+  std::chrono::milliseconds pingInterval{0};
+  // Whether a failed TLS handshake is tried again with the next connection spec (and other
+  // connection failures on the next route).
+  bool retryOnConnectionFailure = true;
+};
+
+}  // namespace tern::internal
