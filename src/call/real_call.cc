@@ -114,7 +114,7 @@ void RealCall::cancel() noexcept {
     if (connectionToCancel_) connectionToCancel_->cancel();
   }
   // A call waiting for another call's connect to the same HTTP/2 address holds no socket yet.
-  pool_.wakeConnectWaiters();
+  pool().wakeConnectWaiters();
   if (events && callStartReported_ && !terminalReported_) {
     event([&](EventListener& listener) { listener.canceled(*this); });
   }
@@ -195,7 +195,7 @@ void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newE
   settings.http2WriteTimeout = client_.writeTimeout();
   settings.pingInterval = client_.pingInterval();
   settings.retryOnConnectionFailure = client_.retryOnConnectionFailure();
-  auto finder = std::make_shared<ExchangeFinder>(pool_, std::move(address), settings,
+  auto finder = std::make_shared<ExchangeFinder>(pool(), std::move(address), settings,
                                                  ClientAccess::routeDatabase(client_), *this);
   MutexLock lock(mutex_);
   exchangeFinder_ = std::move(finder);
@@ -214,11 +214,7 @@ std::shared_ptr<Exchange> RealCall::initExchange(const RealInterceptorChain& cha
   bool doExtensiveHealthChecks = chain.request().method() != "GET";
   std::unique_ptr<ExchangeCodec> codec = finder->find(
       chain.connectTimeout(), chain.readTimeout(), chain.writeTimeout(), doExtensiveHealthChecks);
-  std::shared_ptr<RealConnection> connection;
-  {
-    MutexLock lock(pool_.mutex());
-    connection = connectionLocked();
-  }
+  std::shared_ptr<RealConnection> connection = this->connection();
   auto exchange = std::make_shared<Exchange>(shared_from_this(), finder, std::move(connection),
                                              std::move(codec));
   {
@@ -264,13 +260,7 @@ std::exception_ptr RealCall::messageDone(Exchange& exchange, bool requestDone, b
     }
     if (bothStreamsDone) exchange_.reset();
   }
-  if (bothStreamsDone) {
-    MutexLock lock(pool_.mutex());
-    if (const std::shared_ptr<RealConnection>& connection = connectionLocked()) {
-      connection->assertPoolLockHeld(pool_);
-      connection->incrementSuccessCountLocked();
-    }
-  }
+  if (bothStreamsDone) connectionSucceeded();
   if (callDone) return this->callDone(e);
   return e;
 }
@@ -296,16 +286,7 @@ std::exception_ptr RealCall::callDone(std::exception_ptr e) {
     connectionToCancel_.reset();
     exchangeFinder_.reset();
   }
-  std::shared_ptr<RealConnection> connection;
-  {
-    MutexLock lock(pool_.mutex());
-    connection = connectionLocked();
-  }
-  if (connection) {
-    if (std::shared_ptr<RealConnection> toClose = pool_.release(connection, *this)) {
-      toClose->closeSocket();
-    }
-  }
+  std::shared_ptr<RealConnection> connection = releaseConnectionNoEvents();
   std::exception_ptr result = timeoutExit(e);
   if (connection) event([&](EventListener& l) { l.connectionReleased(*this, *connection); });
   reportTerminal(result);

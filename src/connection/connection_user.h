@@ -56,6 +56,19 @@ class ConnectionUser {
   // "call to http://host/..." (or "canceled call to ..."), for messages.
   virtual std::string toLoggableString() const = 0;
 
+  // The connection this user holds, or null. Takes the pool lock.
+  std::shared_ptr<RealConnection> connection() const;
+  // An exchange on the held connection (if any) completed: it counts as a success there, so a
+  // later failure does not mark its route failed.
+  void connectionSucceeded();
+  // Lets go of the held connection, which goes back to the pool or, if the pool refuses it
+  // (no new exchanges, no idle connections kept), is closed. Returns it for the caller's
+  // connectionReleased(), or null if none was held.
+  std::shared_ptr<RealConnection> releaseConnectionNoEvents();
+
+  // The pool this user takes connections from.
+  RealConnectionPool& pool() const noexcept { return pool_; }
+
   // The connection this user holds, or null. Pool lock held.
   const std::shared_ptr<RealConnection>& connectionLocked() const noexcept
       TERN_REQUIRES(pool_.mutex()) {
@@ -104,9 +117,8 @@ class ConnectionUser {
   // A user of `pool`'s connections.
   explicit ConnectionUser(RealConnectionPool& pool) noexcept : pool_(pool) {}
 
-  RealConnectionPool& pool_;
-
  private:
+  RealConnectionPool& pool_;
   std::shared_ptr<RealConnection> connection_ TERN_GUARDED_BY(pool_.mutex());
 };
 

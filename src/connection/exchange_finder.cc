@@ -58,17 +58,9 @@ std::shared_ptr<RealConnection> ExchangeFinder::findHealthyConnection(
 }
 
 void ExchangeFinder::releaseCallConnection() {
-  std::shared_ptr<RealConnection> connection;
-  {
-    MutexLock lock(pool_.mutex());
-    user_.assertPoolLockHeld(pool_);
-    connection = user_.connectionLocked();
+  if (std::shared_ptr<RealConnection> released = user_.releaseConnectionNoEvents()) {
+    user_.connectionReleased(*released);
   }
-  if (!connection) return;
-  if (std::shared_ptr<RealConnection> toClose = pool_.release(connection, user_)) {
-    toClose->closeSocket();
-  }
-  user_.connectionReleased(*connection);
 }
 
 std::shared_ptr<RealConnection> ExchangeFinder::acquirePooled(
