@@ -12,6 +12,7 @@
 #include "connection/real_connection.h"
 #include "http/exchange_codec.h"
 #include "http/http_method.h"
+#include "http/message_framing.h"
 #include "http2/connection_shutdown_exception.h"
 #include "io/ascii.h"
 #include "tern/buffered_sink.h"
@@ -23,10 +24,6 @@ int64_t currentTimeMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-bool hasConnectionClose(const std::optional<std::string>& value) {
-  return value && equalsIgnoreCase(*value, "close");
 }
 
 }  // namespace
@@ -132,8 +129,9 @@ Response CallServerInterceptor::intercept(Chain& chain) {
                    .trailers([exchange = realChain.exchange()] { return exchange->trailers(); })
                    .build();
 
-    if (hasConnectionClose(response.request().header("Connection")) ||
-        hasConnectionClose(response.header("Connection"))) {
+    // A token list (RFC 9110 §7.6.1): "Connection: keep-alive, close" closes too.
+    if (hasToken(response.request().headers(), "Connection", "close") ||
+        hasToken(response.headers(), "Connection", "close")) {
       exchange.noNewExchangesOnConnection();
     }
     int code = response.code();

@@ -325,6 +325,17 @@ TEST_F(CallTest, ResponseConnectionCloseIsHonoured) {
   EXPECT_EQ(server.takeRequest().connectionIndex(), 1);
 }
 
+// Connection is a token list (RFC 9110 §7.6.1), its tokens case-insensitive.
+TEST_F(CallTest, ResponseConnectionCloseIsHonouredInATokenList) {
+  server.enqueue(
+      MockResponse::Builder().addHeader("Connection", "keep-alive, Close").body("a").build());
+  server.enqueue(body("b"));
+  EXPECT_EQ(fetch(), "a");
+  EXPECT_EQ(fetch(), "b");
+  EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
+  EXPECT_EQ(server.takeRequest().connectionIndex(), 1);
+}
+
 TEST_F(CallTest, RequestConnectionCloseIsHonoured) {
   server.enqueue(body("a"));
   server.enqueue(body("b"));

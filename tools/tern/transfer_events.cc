@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "http/message_framing.h"
 #include "message_text.h"
 #include "tern/certificate.h"
 #include "tern/handshake.h"
@@ -183,12 +184,7 @@ class TransferEventListener final : public EventListener {
   void responseHeadersStart(Call&) override { record("responseHeadersStart"); }
   void responseHeadersEnd(Call&, const Response& response) override {
     record("responseHeadersEnd", std::to_string(response.code()));
-    closing_ = false;
-    for (const std::string& value : response.headers().values("Connection")) {
-      std::string lower = value;
-      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (lower.find("close") != std::string::npos) closing_ = true;
-    }
+    closing_ = internal::hasToken(response.headers(), "Connection", "close");
     verbose(prefixLines(
         responseHead(response.protocol(), response.code(), response.message(), response.headers()),
         "< "));
