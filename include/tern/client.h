@@ -81,6 +81,7 @@ class Client {
   bool followRedirects() const noexcept;
   bool followSslRedirects() const noexcept;
   bool retryOnConnectionFailure() const noexcept;
+  bool fastFallback() const noexcept;
   const std::vector<std::shared_ptr<Interceptor>>& interceptors() const noexcept;
   const std::vector<std::shared_ptr<Interceptor>>& networkInterceptors() const noexcept;
   const std::shared_ptr<Dispatcher>& dispatcher() const noexcept;
@@ -149,6 +150,13 @@ class Client::Builder {
   // "Retry-After: 0". True by default. A request whose one-shot body was already sent is never
   // retried.
   Builder& retryOnConnectionFailure(bool retryOnConnectionFailure);
+  // Whether to race connects to a host's IP addresses (RFC 8305 "Happy Eyeballs", as OkHttp's
+  // fastFallback): the addresses alternate between IPv6 and IPv4 (starting with the family the
+  // resolver put first), a new attempt starts every 250 ms while none has connected, and the
+  // first TCP connection wins; the others are canceled and closed. Each attempt reports
+  // connectStart and then connectEnd or connectFailed. True by default. With false, a call
+  // connects to one address at a time, trying the next only after one fails.
+  Builder& fastFallback(bool fastFallback);
 
   // Adds an application interceptor (see Interceptor). Throws std::invalid_argument if null.
   Builder& addInterceptor(std::shared_ptr<Interceptor> interceptor);
@@ -223,6 +231,7 @@ class Client::Builder {
   bool followRedirects_ = true;
   bool followSslRedirects_ = true;
   bool retryOnConnectionFailure_ = true;
+  bool fastFallback_ = true;
   std::vector<std::shared_ptr<Interceptor>> interceptors_;
   std::vector<std::shared_ptr<Interceptor>> networkInterceptors_;
   std::shared_ptr<Dispatcher> dispatcher_;  // A new one per Builder(), shared by its clients.

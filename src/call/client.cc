@@ -130,6 +130,8 @@ bool Client::followSslRedirects() const noexcept { return state_->settings.follo
 bool Client::retryOnConnectionFailure() const noexcept {
   return state_->settings.retryOnConnectionFailure_;
 }
+
+bool Client::fastFallback() const noexcept { return state_->settings.fastFallback_; }
 const std::vector<std::shared_ptr<Interceptor>>& Client::interceptors() const noexcept {
   return state_->settings.interceptors_;
 }
@@ -230,6 +232,11 @@ Client::Builder& Client::Builder::followSslRedirects(bool followSslRedirects) {
 
 Client::Builder& Client::Builder::retryOnConnectionFailure(bool retryOnConnectionFailure) {
   retryOnConnectionFailure_ = retryOnConnectionFailure;
+  return *this;
+}
+
+Client::Builder& Client::Builder::fastFallback(bool fastFallback) {
+  fastFallback_ = fastFallback;
   return *this;
 }
 

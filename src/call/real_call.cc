@@ -111,7 +111,7 @@ void RealCall::cancel() noexcept {
     MutexLock lock(mutex_);
     // Both only break sockets (thread-safe, non-blocking); the threads using them wake and fail.
     if (exchange_) exchange_->cancel();
-    if (connectionToCancel_) connectionToCancel_->cancel();
+    for (const auto& connection : connectionsToCancel_) connection->cancel();
   }
   // A call waiting for another call's connect to the same HTTP/2 address holds no socket yet.
   pool().wakeConnectWaiters();
@@ -136,11 +136,16 @@ void RealCall::reportListenerFailure(std::exception_ptr e) noexcept {
   }
 }
 
-void RealCall::setConnectionToCancel(std::shared_ptr<RealConnection> connection) {
+void RealCall::addConnectionToCancel(std::shared_ptr<RealConnection> connection) {
   MutexLock lock(mutex_);
-  connectionToCancel_ = std::move(connection);
   // A cancel() that came before this connection was visible must still reach it.
-  if (connectionToCancel_ && isCanceled()) connectionToCancel_->cancel();
+  if (isCanceled()) connection->cancel();
+  connectionsToCancel_.push_back(std::move(connection));
+}
+
+void RealCall::removeConnectionToCancel(const std::shared_ptr<RealConnection>& connection) {
+  MutexLock lock(mutex_);
+  std::erase(connectionsToCancel_, connection);
 }
 
 Response RealCall::getResponseWithInterceptorChain() {
@@ -195,6 +200,7 @@ void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newE
   settings.http2WriteTimeout = client_.writeTimeout();
   settings.pingInterval = client_.pingInterval();
   settings.retryOnConnectionFailure = client_.retryOnConnectionFailure();
+  settings.fastFallback = client_.fastFallback();
   auto finder = std::make_shared<ExchangeFinder>(pool(), std::move(address), settings,
                                                  ClientAccess::routeDatabase(client_), *this);
   MutexLock lock(mutex_);
@@ -283,7 +289,7 @@ std::exception_ptr RealCall::callDone(std::exception_ptr e) {
     MutexLock lock(mutex_);
     if (callDone_) return e;
     callDone_ = true;
-    connectionToCancel_.reset();
+    connectionsToCancel_.clear();
     exchangeFinder_.reset();
   }
   std::shared_ptr<RealConnection> connection = releaseConnectionNoEvents();

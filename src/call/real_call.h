@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "concurrent/mutex.h"
 #include "concurrent/task_queue.h"
@@ -104,8 +105,9 @@ class RealCall final : public Call,
   // True if a failed attempt may be retried on another route or connection.
   bool retryAfterFailure();
 
-  // The connection being connected, so that cancel() can reach it. Null clears it.
-  void setConnectionToCancel(std::shared_ptr<RealConnection> connection) override;
+  // The connections being connected, so that cancel() can reach them.
+  void addConnectionToCancel(std::shared_ptr<RealConnection> connection) override;
+  void removeConnectionToCancel(const std::shared_ptr<RealConnection>& connection) override;
 
   // "canceled call to http://host/..." or "call to ...", for messages.
   std::string toLoggableString() const override;
@@ -185,7 +187,8 @@ class RealCall final : public Call,
   std::shared_ptr<Exchange> exchange_ TERN_GUARDED_BY(mutex_);
   // For the current attempt.
   std::shared_ptr<Exchange> interceptorScopedExchange_ TERN_GUARDED_BY(mutex_);
-  std::shared_ptr<RealConnection> connectionToCancel_ TERN_GUARDED_BY(mutex_);  // Connecting.
+  std::vector<std::shared_ptr<RealConnection>> connectionsToCancel_
+      TERN_GUARDED_BY(mutex_);  // Connecting.
   // For the current follow-up; exchanges share it.
   std::shared_ptr<ExchangeFinder> exchangeFinder_ TERN_GUARDED_BY(mutex_);
   bool requestBodyOpen_ TERN_GUARDED_BY(mutex_) = false;

@@ -17,6 +17,10 @@ struct ConnectionSettings {
   // Whether a failed TLS handshake is tried again with the next connection spec (and other
   // connection failures on the next route).
   bool retryOnConnectionFailure = true;
+  // Whether connects to a host's addresses race (RFC 8305), and how long each attempt has
+  // before the next one starts beside it.
+  bool fastFallback = true;
+  std::chrono::milliseconds fastFallbackDelay{250};
 };
 
 }  // namespace tern::internal

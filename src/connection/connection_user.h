@@ -28,7 +28,8 @@ class RealConnection;
 // What the connection layer needs of a call, and all it knows of one (OkHttp 5's
 // ConnectionUser): src/connection never sees RealCall or the Client. RealCall implements it.
 //
-// - Cancellation: isCanceled(), and the connection being connected, so cancel() can break it.
+// - Cancellation: isCanceled(), and the connections being connected, so cancel() can break
+//   them.
 // - The call's connection slot: the connection the call holds, guarded by the pool's mutex as
 //   part of the pool's bookkeeping (the pool sets it when it lends a connection and clears it
 //   when the call lets go).
@@ -43,9 +44,10 @@ class ConnectionUser {
   ConnectionUser& operator=(const ConnectionUser&) = delete;
 
   virtual bool isCanceled() const = 0;
-  // The connection being connected, so that a cancel() can reach it; null clears it. If the
-  // user is already canceled, cancels `connection` at once.
-  virtual void setConnectionToCancel(std::shared_ptr<RealConnection> connection) = 0;
+  // A connection being connected (fast fallback races several), so that a cancel() can reach
+  // it, until it is removed. If the user is already canceled, cancels `connection` at once.
+  virtual void addConnectionToCancel(std::shared_ptr<RealConnection> connection) = 0;
+  virtual void removeConnectionToCancel(const std::shared_ptr<RealConnection>& connection) = 0;
 
   // Reports that `exchange`'s request (`requestDone`) and/or response (`responseDone`) body is
   // finished, with `e` its failure or null. Returns the exception to throw (`e`, or the user's

@@ -2,8 +2,15 @@
 #include "connection/exchange_finder.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
+#include "concurrent/task_queue.h"
+#include "concurrent/task_runner.h"
 #include "connection/connection_spec_selector.h"
 #include "connection/connection_user.h"
 #include "connection/real_connection.h"
@@ -145,7 +152,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     route = routeSelection_->next();
   } else {
     if (!routeSelector_) {
-      routeSelector_.emplace(address_, routeDatabase_, &user_);
+      routeSelector_.emplace(address_, routeDatabase_, &user_, settings_.fastFallback);
     }
     routeSelection_ = routeSelector_->next();  // Blocks on DNS the first time.
     if (user_.isCanceled()) throw InterruptedIOException("Canceled");
@@ -159,34 +166,7 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     route = routeSelection_->next();
   }
 
-  // A TLS handshake that fails for a reason another connection spec may fix is tried again on a
-  // new connection with the next spec (OkHttp's TLS fallback). Each attempt is a connect of its
-  // own for the event listener.
-  ConnectionSpecSelector specSelector(address_.connectionSpecs());
-  const InetSocketAddress& socketAddress = route->socketAddress();
-  std::shared_ptr<RealConnection> newConnection;
-  while (true) {
-    newConnection = std::make_shared<RealConnection>(pool_, *route);
-    user_.setConnectionToCancel(newConnection);
-    user_.connectStart(socketAddress);
-    try {
-      newConnection->connect(connectTimeout, specSelector, settings_, user_);
-      break;
-    } catch (const IOException& e) {
-      user_.setConnectionToCancel(nullptr);
-      newConnection->closeSocket();
-      user_.connectFailed(socketAddress, std::nullopt, e);
-      if (!settings_.retryOnConnectionFailure || !specSelector.connectionFailed(e) ||
-          user_.isCanceled()) {
-        throw;
-      }
-    } catch (...) {
-      user_.setConnectionToCancel(nullptr);
-      throw;
-    }
-  }
-  user_.setConnectionToCancel(nullptr);
-  user_.connectEnd(socketAddress, newConnection->protocol());
+  std::shared_ptr<RealConnection> newConnection = connectRoutes(std::move(*route), connectTimeout);
   routeDatabase_.connected(newConnection->route());
 
   // Another call may have connected meanwhile to this host, or to one this connection's host
@@ -205,6 +185,197 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
   pool_.put(newConnection, user_);
   user_.connectionAcquired(*newConnection);
   return newConnection;
+}
+
+// One connect attempt over a route: a connection of its own, and for a race the queue its TCP
+// connect runs on. A TLS handshake that fails for a reason another connection spec may fix is
+// tried again as a new attempt over the same route with the next spec (OkHttp's TLS fallback).
+struct ExchangeFinder::Attempt {
+  Attempt(RealConnectionPool& pool, Route route, ConnectionSpecSelector specSelector)
+      : specSelector(std::move(specSelector)),
+        connection(std::make_shared<RealConnection>(pool, std::move(route))) {}
+  ~Attempt() { queue.reset(); }  // Waits for a TCP connect still running (canceled first).
+
+  ConnectionSpecSelector specSelector;
+  std::shared_ptr<RealConnection> connection;
+  std::unique_ptr<TaskQueue> queue;  // Null: connected on the call's thread.
+  std::exception_ptr tcpFailure;     // Set by the connect, before the attempt is finished.
+};
+
+// Connects over `first` and, with fast fallback, races it against the selection's other routes
+// (RFC 8305): each new attempt starts fastFallbackDelay after the last while none has connected,
+// or at once when every attempt in flight failed. TCP connects of a race run on the pool's
+// TaskRunner; everything else (events, TLS, HTTP/2) on the call's thread, so events come in a
+// fixed order: connectStart as each attempt starts, connectFailed for each one that fails or
+// loses (canceled), connectEnd for the winner. Without fast fallback only `first` is tried,
+// on the call's thread (the retry logic moves on to the next route). Returns the connection,
+// connected and not pooled; throws the first attempt's failure if all fail (the canceled
+// call's if it is canceled).
+std::shared_ptr<RealConnection> ExchangeFinder::connectRoutes(
+    Route first, std::chrono::milliseconds connectTimeout) {
+  using Clock = std::chrono::steady_clock;
+  struct Race {
+    Mutex mutex;
+    std::condition_variable finishedChanged;
+    std::deque<Attempt*> finished TERN_GUARDED_BY(mutex);
+  } race;
+  // After `race`, so the attempts (whose tasks report into it) are destroyed first.
+  std::vector<std::unique_ptr<Attempt>> inFlight;
+  std::exception_ptr firstFailure;
+  std::optional<Route> pending = std::move(first);
+  const bool racing = settings_.fastFallback;
+  Clock::time_point nextStart = Clock::now();
+
+  auto nextRoute = [&]() -> std::optional<Route> {
+    if (pending) return std::exchange(pending, std::nullopt);
+    if (racing && routeSelection_ && routeSelection_->hasNext()) return routeSelection_->next();
+    return std::nullopt;
+  };
+  auto finish = [&](Attempt* attempt) {
+    MutexLock lock(race.mutex);
+    race.finished.push_back(attempt);
+    race.finishedChanged.notify_all();
+  };
+  auto start = [&](Route route, ConnectionSpecSelector specSelector) {
+    auto attempt = std::make_unique<Attempt>(pool_, std::move(route), std::move(specSelector));
+    Attempt* raw = attempt.get();
+    user_.addConnectionToCancel(raw->connection);
+    user_.connectStart(raw->connection->route().socketAddress());
+    inFlight.push_back(std::move(attempt));
+    nextStart = Clock::now() + settings_.fastFallbackDelay;
+    auto connect = [raw, connectTimeout] {
+      try {
+        raw->connection->connectSocket(connectTimeout);
+      } catch (const IOException&) {
+        raw->tcpFailure = std::current_exception();
+      }
+    };
+    if (racing) {
+      try {
+        raw->queue = pool_.taskRunner().newQueue(
+            "tern connect " + raw->connection->route().socketAddress().describe());
+        raw->queue->execute("connect", std::chrono::nanoseconds(0), false, [raw, connect, &finish] {
+          connect();
+          finish(raw);
+        });
+        return;
+      } catch (const std::logic_error&) {
+        raw->queue.reset();  // The TaskRunner is shut down: connect here instead.
+      }
+    }
+    connect();
+    finish(raw);
+  };
+  auto remove = [&](Attempt* attempt) {
+    std::unique_ptr<Attempt> removed;
+    for (auto it = inFlight.begin(); it != inFlight.end(); ++it) {
+      if (it->get() == attempt) {
+        removed = std::move(*it);
+        inFlight.erase(it);
+        break;
+      }
+    }
+    removed->queue.reset();
+    user_.removeConnectionToCancel(removed->connection);
+    return removed;
+  };
+  auto fail = [&](std::unique_ptr<Attempt> attempt, std::exception_ptr e) {
+    attempt->connection->closeSocket();
+    try {
+      std::rethrow_exception(e);
+    } catch (const IOException& ioe) {
+      user_.connectFailed(attempt->connection->route().socketAddress(), std::nullopt, ioe);
+    }
+    if (!firstFailure) firstFailure = e;
+  };
+  // Cancels every attempt still in flight but `keep`, waits for each, and reports it failed.
+  auto cancelOthers = [&](Attempt* keep) {
+    for (const auto& attempt : inFlight) {
+      if (attempt.get() != keep) attempt->connection->cancel();
+    }
+    while (inFlight.size() > (keep ? 1u : 0u)) {
+      Attempt* loser = nullptr;
+      for (const auto& attempt : inFlight) {
+        if (attempt.get() != keep) loser = attempt.get();
+      }
+      std::unique_ptr<Attempt> removed = remove(loser);  // Waits for its connect to end.
+      {
+        MutexLock lock(race.mutex);
+        std::erase(race.finished, loser);
+      }
+      std::exception_ptr e = removed->tcpFailure
+                                 ? removed->tcpFailure
+                                 : std::make_exception_ptr(InterruptedIOException("Canceled"));
+      fail(std::move(removed), e);
+    }
+  };
+  struct CancelOnExit {
+    std::function<void()> cancel;
+    ~CancelOnExit() { cancel(); }
+  } cancelOnExit{[&] { cancelOthers(nullptr); }};
+
+  start(*nextRoute(), ConnectionSpecSelector(address_.connectionSpecs()));
+  while (true) {
+    Attempt* done = nullptr;
+    {
+      MutexLock lock(race.mutex);
+      // Another attempt may start when this one has had its time (a race only: otherwise
+      // nextRoute() has nothing more).
+      const bool mayStartAnother =
+          racing && (pending || (routeSelection_ && routeSelection_->hasNext()));
+      while (race.finished.empty()) {
+        if (mayStartAnother && Clock::now() >= nextStart) break;
+        if (mayStartAnother) {
+          race.finishedChanged.wait_until(lock.native(), nextStart);
+        } else {
+          race.finishedChanged.wait(lock.native());
+        }
+      }
+      if (!race.finished.empty()) {
+        done = race.finished.front();
+        race.finished.pop_front();
+      }
+    }
+    if (!done) {
+      if (user_.isCanceled()) throw InterruptedIOException("Canceled");
+      start(*nextRoute(), ConnectionSpecSelector(address_.connectionSpecs()));
+      continue;
+    }
+
+    if (!done->tcpFailure) {
+      // The first TCP connection: the others lose. TLS and HTTP/2 on this thread.
+      cancelOthers(done);
+      try {
+        done->connection->connectTlsEtc(connectTimeout, done->specSelector, settings_, user_);
+        std::unique_ptr<Attempt> winner = remove(done);
+        user_.connectEnd(winner->connection->route().socketAddress(),
+                         winner->connection->protocol());
+        return winner->connection;
+      } catch (const IOException& e) {
+        std::unique_ptr<Attempt> failed = remove(done);
+        bool retrySpec = settings_.retryOnConnectionFailure &&
+                         failed->specSelector.connectionFailed(e) && !user_.isCanceled();
+        Route route = failed->connection->route();
+        ConnectionSpecSelector specSelector = failed->specSelector;
+        fail(std::move(failed), std::current_exception());
+        if (retrySpec) {
+          start(std::move(route), std::move(specSelector));
+          continue;
+        }
+      }
+    } else {
+      std::exception_ptr e = done->tcpFailure;
+      fail(remove(done), e);
+    }
+
+    // A failure: go on with the attempts in flight, or start the next one at once.
+    if (user_.isCanceled()) throw InterruptedIOException("Canceled");
+    if (inFlight.empty()) {
+      std::optional<Route> route = nextRoute();
+      if (!route) std::rethrow_exception(firstFailure);
+      start(std::move(*route), ConnectionSpecSelector(address_.connectionSpecs()));
+    }
+  }
 }
 
 void ExchangeFinder::trackFailure(const IOException& e,

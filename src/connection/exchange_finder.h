@@ -72,6 +72,9 @@ class ExchangeFinder {
       const std::vector<std::shared_ptr<RealConnection>>& excluded,
       const std::vector<Route>* routes = nullptr, bool requireMultiplexed = false);
   void releaseCallConnection();
+  struct Attempt;
+  std::shared_ptr<RealConnection> connectRoutes(Route first,
+                                                std::chrono::milliseconds connectTimeout);
 
   RealConnectionPool& pool_;
   const Address address_;

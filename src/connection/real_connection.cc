@@ -65,7 +65,17 @@ RealConnection::~RealConnection() = default;
 void RealConnection::connect(std::chrono::milliseconds connectTimeout,
                              ConnectionSpecSelector& specSelector,
                              const ConnectionSettings& settings, ConnectionUser& user) {
+  connectSocket(connectTimeout);
+  connectTlsEtc(connectTimeout, specSelector, settings, user);
+}
+
+void RealConnection::connectSocket(std::chrono::milliseconds connectTimeout) {
   socket_->connect(route_.socketAddress(), connectTimeout);
+}
+
+void RealConnection::connectTlsEtc(std::chrono::milliseconds connectTimeout,
+                                   ConnectionSpecSelector& specSelector,
+                                   const ConnectionSettings& settings, ConnectionUser& user) {
   Source* source = &socket_->source();
   Sink* sink = &socket_->sink();
   if (route_.address().sslContext()) {

@@ -66,6 +66,12 @@ class RealConnection final : public Connection,
   // connection spec). A connection that failed is never pooled: the caller drops it.
   void connect(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector,
                const ConnectionSettings& settings, ConnectionUser& user);
+  // connect() in its two steps, for fast fallback, which races TCP connects on other threads
+  // and runs the rest on the call's: the TCP connect alone (any thread; cancel() breaks it),
+  // then TLS and HTTP/2 on the thread that will use the connection.
+  void connectSocket(std::chrono::milliseconds connectTimeout);
+  void connectTlsEtc(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector,
+                     const ConnectionSettings& settings, ConnectionUser& user);
 
   // A codec for the next exchange with these read and write timeouts (zero: none): on the
   // socket's streams for HTTP/1.1, on a new stream for HTTP/2.

@@ -15,8 +15,29 @@ Route RouteSelector::Selection::next() {
   return routes_[nextRouteIndex_++];
 }
 
-RouteSelector::RouteSelector(Address address, RouteDatabase& routeDatabase, ConnectionUser* user)
-    : address_(std::move(address)), routeDatabase_(routeDatabase), user_(user) {}
+std::vector<InetAddress> interleaveFamilies(const std::vector<InetAddress>& addresses) {
+  if (addresses.empty()) return addresses;
+  const bool firstIsIpv6 = addresses.front().isIpv6();
+  std::vector<InetAddress> first;
+  std::vector<InetAddress> second;
+  for (const InetAddress& address : addresses) {
+    (address.isIpv6() == firstIsIpv6 ? first : second).push_back(address);
+  }
+  std::vector<InetAddress> result;
+  result.reserve(addresses.size());
+  for (size_t i = 0; i < first.size() || i < second.size(); ++i) {
+    if (i < first.size()) result.push_back(first[i]);
+    if (i < second.size()) result.push_back(second[i]);
+  }
+  return result;
+}
+
+RouteSelector::RouteSelector(Address address, RouteDatabase& routeDatabase, ConnectionUser* user,
+                             bool interleaveFamilies)
+    : address_(std::move(address)),
+      routeDatabase_(routeDatabase),
+      user_(user),
+      interleaveFamilies_(interleaveFamilies) {}
 
 RouteSelector::Selection RouteSelector::next() {
   if (!hasNext()) throw std::logic_error("RouteSelector: no more routes");
@@ -42,6 +63,7 @@ RouteSelector::Selection RouteSelector::next() {
       }
       if (user_ != nullptr) user_->dnsEnd(host, addresses);
     }
+    if (interleaveFamilies_) addresses = interleaveFamilies(addresses);
     for (const InetAddress& inetAddress : addresses) {
       const InetAddress named = inetAddress.hostName().empty() && !InetAddress::parse(host)
                                     ? inetAddress.withHostName(host)

@@ -14,9 +14,14 @@ class ConnectionUser;
 
 // Plans the routes to an address, as OkHttp's RouteSelector: resolves the host through the
 // address's Dns (IP literals skip it) and offers one route per IP address, in the order Dns
-// returned them, except that routes which failed recently (RouteDatabase) come last. (Proxies
+// returned them (or, for fast fallback, alternating IPv6 and IPv4 from the family Dns put
+// first: RFC 8305 §4), except that routes which failed recently (RouteDatabase) come last. (Proxies
 // are a later version's: every route is direct.) Reports proxySelectStart/End and dnsStart/End
 // to its user. Not thread-safe: one call uses it.
+// `addresses` alternating between the two families, starting with the family of the first, each
+// family in its own order (RFC 8305 §4): [v6a, v6b, v4a] becomes [v6a, v4a, v6b].
+std::vector<InetAddress> interleaveFamilies(const std::vector<InetAddress>& addresses);
+
 class RouteSelector {
  public:
   // A batch of routes to try in order.
@@ -33,8 +38,10 @@ class RouteSelector {
     size_t nextRouteIndex_ = 0;
   };
 
-  // `user` hears the events; null for none (unit tests).
-  RouteSelector(Address address, RouteDatabase& routeDatabase, ConnectionUser* user = nullptr);
+  // `user` hears the events; null for none (unit tests). With `interleaveFamilies`, the
+  // addresses alternate between the two families.
+  RouteSelector(Address address, RouteDatabase& routeDatabase, ConnectionUser* user = nullptr,
+                bool interleaveFamilies = false);
 
   // True if next() has routes to give.
   bool hasNext() const noexcept { return !resolved_ || !postponedRoutes_.empty(); }
@@ -48,6 +55,7 @@ class RouteSelector {
   Address address_;
   RouteDatabase& routeDatabase_;
   ConnectionUser* user_;
+  bool interleaveFamilies_;
   bool resolved_ = false;
   std::vector<Route> postponedRoutes_;
 };

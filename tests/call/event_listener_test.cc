@@ -383,11 +383,16 @@ TEST_F(EventListenerTest, ApplicationInterceptorProceedingTwiceMakesTwoExchanges
   EXPECT_EQ(listener()->count("callEnd"), 1);
 }
 
-TEST_F(EventListenerTest, ConnectFailureFallsBackToTheNextAddress) {
+// Without fast fallback, each address is an attempt of its own, with a retry decision between
+// (fast_fallback_test.cc has the raced version).
+TEST_F(EventListenerTest, ConnectFailureFallsBackToTheNextAddressWithoutFastFallback) {
   // 127.0.0.2 is loopback too, but nothing listens there on the server's port.
   server.enqueue(body("second address"));
   Client c =
-      withDns("fallback.test", {*InetAddress::parse("127.0.0.2"), InetAddress::loopbackIpv4()});
+      withDns("fallback.test", {*InetAddress::parse("127.0.0.2"), InetAddress::loopbackIpv4()})
+          .newBuilder()
+          .fastFallback(false)
+          .build();
   EXPECT_EQ(c.newCall(Request::Builder().url(hostUrl("fallback.test")).build())
                 ->execute()
                 .body()
@@ -407,9 +412,12 @@ TEST_F(EventListenerTest, ConnectFailureFallsBackToTheNextAddress) {
   EXPECT_EQ(listener()->find("connectEnd")->socketAddress, "127.0.0.1:" + port);
 }
 
-TEST_F(EventListenerTest, ConnectFailureOnEveryAddressFailsTheCall) {
+TEST_F(EventListenerTest, ConnectFailureOnEveryAddressFailsTheCallWithoutFastFallback) {
   ClosedPort closed;
-  Client c = withDns("dead.test", {InetAddress::loopbackIpv4(), InetAddress::loopbackIpv4()});
+  Client c = withDns("dead.test", {InetAddress::loopbackIpv4(), InetAddress::loopbackIpv4()})
+                 .newBuilder()
+                 .fastFallback(false)
+                 .build();
   HttpUrl url = HttpUrl::get("http://dead.test:" + std::to_string(closed.port()) + "/");
   EXPECT_THROW(c.newCall(Request::Builder().url(url).build())->execute(), ConnectException);
   EXPECT_EQ(startingAt(names(), "connectStart"),

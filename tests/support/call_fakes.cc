@@ -18,12 +18,16 @@ namespace {
 
 constexpr std::chrono::seconds kAwaitTimeout{10};
 
-int boundLoopbackSocket(int& port, int flags = 0) {
+int boundLoopbackSocket(int& port, int flags = 0, const char* ipv4 = "127.0.0.1") {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
   if (fd < 0) throw std::runtime_error("socket() failed");
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  if (::inet_pton(AF_INET, ipv4, &address.sin_addr) != 1) {
+    ::close(fd);
+    throw std::runtime_error(std::string("not an IPv4 address: ") + ipv4);
+  }
   socklen_t length = sizeof(address);
   if (::bind(fd, reinterpret_cast<sockaddr*>(&address), length) != 0 ||
       ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
@@ -160,12 +164,14 @@ ClosedPort::ClosedPort() { fd_ = boundLoopbackSocket(port_); }
 
 ClosedPort::~ClosedPort() { ::close(fd_); }
 
-FullBacklog::FullBacklog() {
-  listenerFd_ = boundLoopbackSocket(port_);
+FullBacklog::FullBacklog() : FullBacklog("127.0.0.1", 0) {}
+
+FullBacklog::FullBacklog(const std::string& ipv4, int port) : port_(port) {
+  listenerFd_ = boundLoopbackSocket(port_, 0, ipv4.c_str());
   if (::listen(listenerFd_, 0) != 0) throw std::runtime_error("listen() failed");
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::inet_pton(AF_INET, ipv4.c_str(), &address.sin_addr);
   address.sin_port = htons(static_cast<uint16_t>(port_));
   for (int i = 0; i < 16; ++i) {
     int filler = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

@@ -118,7 +118,11 @@ class ClosedPort {
 // it times out (Linux drops the SYNs). Bounded and local, unlike a non-routable address.
 class FullBacklog {
  public:
+  // On 127.0.0.1 at a free port, or on `ipv4` (any of 127.0.0.0/8, all loopback on Linux) at
+  // `port`: 127.0.0.2 at a MockWebServer's port is an address of the same host and port that
+  // never answers.
   FullBacklog();
+  FullBacklog(const std::string& ipv4, int port);
   ~FullBacklog();
   FullBacklog(const FullBacklog&) = delete;
   FullBacklog& operator=(const FullBacklog&) = delete;

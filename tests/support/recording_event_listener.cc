@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <utility>
 
@@ -169,7 +170,7 @@ std::string RecordingEventListener::violationLocked(const CallEvent& event) {
   if (proxySelectOpen_) return "during proxy selection";
   if (n == "dnsStart") {
     if (dnsOpen_) return "during another lookup";
-    if (connectOpen_) return "while connecting";
+    if (!connectsOpen_.empty()) return "while connecting";
     dnsOpen_ = event.detail;
     return "";
   }
@@ -184,13 +185,15 @@ std::string RecordingEventListener::violationLocked(const CallEvent& event) {
     return "";
   }
   if (dnsOpen_ && n != "callFailed") return "before dnsEnd";
+  auto open = std::find(connectsOpen_.begin(), connectsOpen_.end(), event.socketAddress);
   if (n == "connectStart") {
-    if (connectOpen_) return "while connecting to " + *connectOpen_;
-    connectOpen_ = event.socketAddress;
+    if (open != connectsOpen_.end()) return "while connecting to " + *open;
+    if (secureConnectOpen_) return "during a secure connect";
+    connectsOpen_.push_back(event.socketAddress);
     return "";
   }
   if (n == "secureConnectStart") {
-    if (!connectOpen_ || secureConnectOpen_) return "outside a connect";
+    if (connectsOpen_.size() != 1 || secureConnectOpen_) return "outside a connect";
     secureConnectOpen_ = true;
     return "";
   }
@@ -200,14 +203,15 @@ std::string RecordingEventListener::violationLocked(const CallEvent& event) {
     return "";
   }
   if (n == "connectEnd" || n == "connectFailed") {
-    if (!connectOpen_) return "without connectStart";
-    if (*connectOpen_ != event.socketAddress) return "for another address than " + *connectOpen_;
+    if (connectsOpen_.empty()) return "without connectStart";
+    if (open == connectsOpen_.end()) return "for another address than " + connectsOpen_.front();
     if (n == "connectEnd" && secureConnectOpen_) return "before secureConnectEnd";
-    connectOpen_.reset();
+    if (n == "connectEnd" && connectsOpen_.size() > 1) return "while another connect races";
+    connectsOpen_.erase(open);
     secureConnectOpen_ = false;
     return "";
   }
-  if (connectOpen_) return "while connecting";
+  if (!connectsOpen_.empty()) return "while connecting";
   bool exchangeOpen =
       requestHeadersOpen_ || requestBodyOpen_ || responseHeadersOpen_ || responseBodyOpen_;
   if (n == "connectionAcquired") {

@@ -39,8 +39,10 @@ struct CallEvent {
 //  - canceled comes at most once; a call that fails with "Canceled" reported canceled first;
 //  - dispatcherQueueStart only right after callStart, dispatcherQueueEnd only after it;
 //  - each end follows its start (dns, connect, secure connect, headers, bodies), with no second
-//    start while one is open; dnsEnd names the domain of dnsStart, connectEnd/connectFailed the
-//    address of connectStart; DNS is over before a connect starts;
+//    start while one is open, except that connects to different addresses may race (fast
+//    fallback), each ended by its own connectEnd/connectFailed; a secure connect only while
+//    exactly one connect is open (the winner's, after the others ended); dnsEnd names the domain
+//    of dnsStart; DNS is over before a connect starts;
 //  - connectionAcquired when no connection is held and no connect is in progress;
 //    connectionReleased only while one is held; request and response events only while a
 //    connection is held;
@@ -122,8 +124,9 @@ class RecordingEventListener : public EventListener {
   bool canceled_ = false;
   bool queued_ = false;
   bool proxySelectOpen_ = false;
-  std::optional<std::string> dnsOpen_;      // The domain being looked up.
-  std::optional<std::string> connectOpen_;  // The address being connected to.
+  std::optional<std::string> dnsOpen_;  // The domain being looked up.
+  // The addresses being connected to: one, or several racing (fast fallback).
+  std::vector<std::string> connectsOpen_;
   bool secureConnectOpen_ = false;
   int connectionsHeld_ = 0;
   bool requestHeadersOpen_ = false;
