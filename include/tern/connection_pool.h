@@ -35,6 +35,21 @@ class ConnectionPool final {
   // Every connection in the pool, idle or in use.
   int connectionCount() const;
 
+  // Limits on the connections the pool opens (OkHttp has none: its issue #3907), for servers
+  // that allow few: at most `maxConnections` open in all and `maxConnectionsPerHost` to one host
+  // name (zero, the default: no limit). Idle and in-use connections count, HTTP/2 ones once
+  // however many calls share them. A call that needs a new connection when a limit is reached
+  // first closes an idle connection that makes room, else waits for a connection to be released
+  // (which it may then reuse) or closed; it never fails for a limit, and waits until then or
+  // until it is canceled or its call timeout fires. (So a thread that holds responses open to a
+  // full host and starts another call there waits on itself: set a call timeout.) Raising a
+  // limit wakes the waiting calls. Attempts raced by fast fallback count once. Throws
+  // std::invalid_argument for a negative limit.
+  void setMaxConnections(int maxConnections);
+  void setMaxConnectionsPerHost(int maxConnectionsPerHost);
+  int maxConnections() const;
+  int maxConnectionsPerHost() const;
+
   // Closes and removes every idle connection. Connections in use are not affected: they return
   // to the pool as usual when their calls release them.
   void evictAll();

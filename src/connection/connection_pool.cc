@@ -26,4 +26,16 @@ int ConnectionPool::connectionCount() const { return delegate_->connectionCount(
 
 void ConnectionPool::evictAll() { delegate_->evictAll(); }
 
+void ConnectionPool::setMaxConnections(int maxConnections) {
+  delegate_->setMaxConnections(maxConnections);
+}
+
+void ConnectionPool::setMaxConnectionsPerHost(int maxConnectionsPerHost) {
+  delegate_->setMaxConnectionsPerHost(maxConnectionsPerHost);
+}
+
+int ConnectionPool::maxConnections() const { return delegate_->maxConnections(); }
+
+int ConnectionPool::maxConnectionsPerHost() const { return delegate_->maxConnectionsPerHost(); }
+
 }  // namespace tern

@@ -166,6 +166,24 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     route = routeSelection_->next();
   }
 
+  // The pool's limits: a place for the new connection, waiting while the pool or the host is
+  // full; a connection released meanwhile is reused instead.
+  while (!pool_.reserveNewConnection(address_, [this] { return user_.isCanceled(); })) {
+    if (user_.isCanceled()) throw InterruptedIOException("Canceled");
+    if (auto pooled = acquirePooled(excluded, routes ? &*routes : nullptr)) {
+      MutexLock lock(excludedMutex_);
+      if (!nextRouteToTry_) nextRouteToTry_ = *route;  // Not tried: keep it for a retry.
+      return pooled;
+    }
+  }
+  struct Reservation {
+    RealConnectionPool* pool;
+    const Address* address;
+    ~Reservation() {
+      if (pool) pool->releaseReservation(*address);
+    }
+  } reservation{&pool_, &address_};
+
   std::shared_ptr<RealConnection> newConnection = connectRoutes(std::move(*route), connectTimeout);
   routeDatabase_.connected(newConnection->route());
 
@@ -182,7 +200,8 @@ std::shared_ptr<RealConnection> ExchangeFinder::findConnection(
     user_.connectionAcquired(*pooled);
     return pooled;
   }
-  pool_.put(newConnection, user_);
+  reservation.pool = nullptr;  // The connection takes the place.
+  pool_.put(newConnection, user_, true);
   user_.connectionAcquired(*newConnection);
   return newConnection;
 }

@@ -103,6 +103,104 @@ void RealConnectionPool::wakeConnectWaiters() {
   // to wait, so it cannot miss this.
   MutexLock lock(mutex_);
   connectEnded_.notify_all();
+  placeFreed_.notify_all();
+}
+
+void RealConnectionPool::setMaxConnections(int maxConnections) {
+  if (maxConnections < 0) {
+    throw std::invalid_argument("ConnectionPool: maxConnections < 0: " +
+                                std::to_string(maxConnections));
+  }
+  MutexLock lock(mutex_);
+  maxConnections_ = maxConnections;
+  placeFreed_.notify_all();
+}
+
+void RealConnectionPool::setMaxConnectionsPerHost(int maxConnectionsPerHost) {
+  if (maxConnectionsPerHost < 0) {
+    throw std::invalid_argument("ConnectionPool: maxConnectionsPerHost < 0: " +
+                                std::to_string(maxConnectionsPerHost));
+  }
+  MutexLock lock(mutex_);
+  maxConnectionsPerHost_ = maxConnectionsPerHost;
+  placeFreed_.notify_all();
+}
+
+int RealConnectionPool::maxConnections() const {
+  MutexLock lock(mutex_);
+  return maxConnections_;
+}
+
+int RealConnectionPool::maxConnectionsPerHost() const {
+  MutexLock lock(mutex_);
+  return maxConnectionsPerHost_;
+}
+
+bool RealConnectionPool::reserveNewConnection(const Address& address,
+                                              const std::function<bool()>& isCanceled) {
+  const std::string& host = address.url().host();
+  std::shared_ptr<RealConnection> toClose;
+  bool reservedNow = false;
+  {
+    MutexLock lock(mutex_);
+    auto hostOf = [](const RealConnection& connection) -> const std::string& {
+      return connection.route().address().url().host();
+    };
+    while (true) {
+      int forHost = reservedPerHost_.count(host) ? reservedPerHost_[host] : 0;
+      for (const auto& connection : connections_) forHost += hostOf(*connection) == host ? 1 : 0;
+      const int open = static_cast<int>(connections_.size()) + reserved_;
+      const bool hostFull = maxConnectionsPerHost_ > 0 && forHost >= maxConnectionsPerHost_;
+      const bool poolFull = maxConnections_ > 0 && open >= maxConnections_;
+      if (!hostFull && !poolFull) {
+        ++reservedPerHost_[host];
+        ++reserved_;
+        reservedNow = true;
+        break;
+      }
+      if (isCanceled()) break;
+      // A connection this call may reuse came free since it looked: it takes that instead.
+      bool reusable = false;
+      for (const auto& connection : connections_) {
+        connection->assertPoolLockHeld(*this);
+        reusable = reusable || connection->isEligibleLocked(address, nullptr);
+      }
+      if (reusable) break;
+      // An idle connection that makes room goes (the one idle longest): of this host if the
+      // host is full, else of any host.
+      std::shared_ptr<RealConnection> idle;
+      std::chrono::nanoseconds idleAt{0};
+      for (const auto& connection : connections_) {
+        connection->assertPoolLockHeld(*this);
+        if (!connection->callsLocked().empty()) continue;
+        if (hostFull && hostOf(*connection) != host) continue;
+        if (!idle || connection->idleAtNanosLocked() < idleAt) {
+          idle = connection;
+          idleAt = connection->idleAtNanosLocked();
+        }
+      }
+      if (!idle) {
+        placeFreed_.wait(lock.native());
+        break;
+      }
+      idle->assertPoolLockHeld(*this);
+      idle->setNoNewExchangesLocked();
+      std::erase(connections_, idle);
+      if (connections_.empty()) cancelCleanupLocked();
+      toClose = std::move(idle);
+      // Look again: the room is there now, unless another limit is also full.
+    }
+  }
+  if (toClose) toClose->closeSocket();
+  return reservedNow;
+}
+
+void RealConnectionPool::releaseReservation(const Address& address) {
+  MutexLock lock(mutex_);
+  auto it = reservedPerHost_.find(address.url().host());
+  if (it != reservedPerHost_.end() && --it->second == 0) reservedPerHost_.erase(it);
+  --reserved_;
+  placeFreed_.notify_all();
 }
 
 void RealConnectionPool::endConnect(const Address& address) {
@@ -115,8 +213,14 @@ void RealConnectionPool::endConnect(const Address& address) {
 }
 
 void RealConnectionPool::put(const std::shared_ptr<RealConnection>& connection,
-                             ConnectionUser& call) {
+                             ConnectionUser& call, bool reserved) {
   MutexLock lock(mutex_);
+  if (reserved) {
+    // The connection counts itself from now on.
+    auto it = reservedPerHost_.find(connection->route().address().url().host());
+    if (it != reservedPerHost_.end() && --it->second == 0) reservedPerHost_.erase(it);
+    --reserved_;
+  }
   connections_.push_back(connection);
   acquireLocked(connection, call);
   // No cleanup yet: a connection in use cannot expire, and release() schedules one when it
@@ -141,6 +245,8 @@ std::shared_ptr<RealConnection> RealConnectionPool::release(
   call.setConnectionLocked(nullptr);
   if (!connection->callsLocked().empty()) return nullptr;
 
+  // Idle now (a call waiting for a place may reuse it), or about to be closed (a place).
+  placeFreed_.notify_all();
   connection->setIdleAtNanosLocked(taskRunner_->nanoTime());
   if (connection->noNewExchangesLocked() || maxIdleConnections_ == 0 ||
       connection->hasUnclaimedInput()) {
@@ -173,6 +279,7 @@ void RealConnectionPool::evictAll() {
     }
     for (const auto& connection : evicted) std::erase(connections_, connection);
     if (connections_.empty()) cancelCleanupLocked();
+    if (!evicted.empty()) placeFreed_.notify_all();
   }
   for (const auto& connection : evicted) connection->closeSocket();
 }
@@ -211,6 +318,7 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
       std::erase(connections_, longestIdleConnection);
       toClose = std::move(longestIdleConnection);
       if (connections_.empty()) cancelCleanupLocked();
+      placeFreed_.notify_all();
       result = std::chrono::nanoseconds(0);
     } else if (idleConnectionCount > 0) {
       result = keepAliveDuration_ - longestIdleDuration;  // When the eldest expires.

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "concurrent/mutex.h"
@@ -64,8 +66,30 @@ class RealConnectionPool {
   // Call::cancel(), after the call is marked canceled.
   void wakeConnectWaiters();
 
-  // Adds a freshly connected `connection`, held by `call`. Its cleanup is scheduled when it idles.
-  void put(const std::shared_ptr<RealConnection>& connection, ConnectionUser& call);
+  // Limits on open connections (zero: none): in all, and to one host (the URL's host name).
+  // Raising or removing a limit wakes the calls waiting for a place.
+  // Throw std::invalid_argument for a negative limit.
+  void setMaxConnections(int maxConnections);
+  void setMaxConnectionsPerHost(int maxConnectionsPerHost);
+  int maxConnections() const;
+  int maxConnectionsPerHost() const;
+
+  // For a call about to open a new connection to `address`: reserves a place for it under the
+  // limits and returns true (the caller then put()s the connection with `reserved`, or gives the
+  // place back with releaseReservation()). At a limit, returns false at once if a connection the
+  // call may reuse came free (RealConnection::isEligibleLocked()); else closes an idle connection
+  // if that makes room (one of this host for the per-host limit, any for the total); if none, waits
+  // until a connection is released or closed, a place is given back, a limit changes or
+  // wakeConnectWaiters() (a cancel), and returns false: the caller looks in the pool again (a
+  // released connection may be its to reuse), then asks again. `isCanceled` is called with the
+  // pool lock held: it must not take it; once it says true, this returns false at once.
+  bool reserveNewConnection(const Address& address, const std::function<bool()>& isCanceled);
+  void releaseReservation(const Address& address);
+
+  // Adds a freshly connected `connection`, held by `call`; with `reserved`, it takes the place
+  // reserveNewConnection() kept for it. Its cleanup is scheduled when it idles.
+  void put(const std::shared_ptr<RealConnection>& connection, ConnectionUser& call,
+           bool reserved = false);
 
   // Makes `call` hold `connection`. Pool lock held.
   void acquireLocked(const std::shared_ptr<RealConnection>& connection, ConnectionUser& call)
@@ -123,6 +147,13 @@ class RealConnectionPool {
   std::vector<std::shared_ptr<RealConnection>> connections_ TERN_GUARDED_BY(mutex_);
   std::vector<Address> connecting_ TERN_GUARDED_BY(mutex_);  // See beginConnect().
   std::condition_variable connectEnded_;                     // Waited on with mutex_.
+  // Connection limits (zero: none), and the places reserved for connections being made, per
+  // host and in all. See reserveNewConnection().
+  int maxConnections_ TERN_GUARDED_BY(mutex_) = 0;
+  int maxConnectionsPerHost_ TERN_GUARDED_BY(mutex_) = 0;
+  std::map<std::string, int> reservedPerHost_ TERN_GUARDED_BY(mutex_);
+  int reserved_ TERN_GUARDED_BY(mutex_) = 0;
+  std::condition_variable placeFreed_;  // Waited on with mutex_.
 };
 
 }  // namespace tern::internal
