@@ -80,6 +80,11 @@ struct Options {
   std::optional<double> connectTimeout;  // --connect-timeout, seconds.
   std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.
   bool traceEvents = false;              // --trace-events: every call's events on stderr.
+  // --trace FILE / --trace-ascii FILE ("-" stdout, "%" stderr): curl's trace of the transfers.
+  // -v and the two replace each other, the last one winning, as in curl.
+  std::optional<std::string> traceFile;
+  bool traceAscii = false;  // --trace-ascii rather than --trace's hex dump.
+  bool traceTime = false;   // --trace-time: the time of day before each -v or trace line.
   std::optional<std::string> waterfall;  // --waterfall FILE.svg: the run as a waterfall chart.
   bool showVersion = false;              // -V/--version
   bool progressBar = false;              // -#/--progress-bar: a bar instead of the meter.

@@ -3,9 +3,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "debug_output.h"
 #include "tern/interceptor.h"
 #include "tern/request.h"
 #include "tern/response.h"
@@ -35,9 +37,11 @@ class RedirectFollower final : public Interceptor {
                                       const Request& next, bool switchedToGet)>;
 
   // `customMethod` is -X's method, if given; `baseMethod` the one the other options imply (GET,
-  // HEAD for -I, POST for -d and -F), which decides what a redirect does to the body.
+  // HEAD for -I, POST for -d and -F), which decides what a redirect does to the body. `debug`
+  // (-v, a trace; may be null) is shown the redirect bodies read and dropped.
   RedirectFollower(int64_t maxRedirects, std::optional<std::string> customMethod,
-                   std::string baseMethod, Listener listener = {});
+                   std::string baseMethod, Listener listener = {},
+                   std::shared_ptr<DebugOutput> debug = nullptr);
 
   Response intercept(Chain& chain) override;
 
@@ -58,6 +62,7 @@ class RedirectFollower final : public Interceptor {
   std::optional<std::string> customMethod_;
   std::string baseMethod_;
   Listener listener_;
+  std::shared_ptr<DebugOutput> debug_;
 };
 
 }  // namespace tern::tool

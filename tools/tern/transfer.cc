@@ -112,7 +112,8 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
 
 // -L's redirect follower, or null without -L.
 std::shared_ptr<RedirectFollower> makeFollower(const Options& options,
-                                               const std::shared_ptr<TransferEvents>& events) {
+                                               const std::shared_ptr<TransferEvents>& events,
+                                               std::shared_ptr<DebugOutput> debug) {
   if (!options.location) return nullptr;
   auto listener = [events](const Call& call, const Response& redirect, const Request& next,
                            bool switchedToGet) {
@@ -120,7 +121,7 @@ std::shared_ptr<RedirectFollower> makeFollower(const Options& options,
   };
   return std::make_shared<RedirectFollower>(options.maxRedirs.value_or(kDefaultMaxRedirs),
                                             options.method, impliedMethod(options),
-                                            std::move(listener));
+                                            std::move(listener), std::move(debug));
 }
 
 // -C's offset: a number, or "-" for the size of `fileName` (0 if it is stdout or absent).
@@ -208,11 +209,12 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       out_(out),
       err_(err),
       terminal_(terminal),
-      observer_(std::make_shared<NetworkObserver>(options)),
-      events_(std::make_shared<TransferEvents>(options.verbose > 0 ? &err : nullptr,
-                                               options.traceEvents ? &err : nullptr,
+      debug_(DebugOutput::forOptions(options, out, err,
+                                     terminal.stdoutIsTerminal && options.outputs.empty())),
+      observer_(std::make_shared<NetworkObserver>(options, debug_)),
+      events_(std::make_shared<TransferEvents>(debug_, options.traceEvents ? &err : nullptr,
                                                options.waterfall || options.demo)),
-      follower_(makeFollower(options, events_)),
+      follower_(makeFollower(options, events_, debug_)),
       client_(makeClient(options, observer_, events_, follower_, err)) {}
 
 int TransferRunner::run() {
@@ -325,6 +327,7 @@ void TransferRunner::transfer(Transfer& t) {
     t.log = observer_->take(*call);
     fail(t, std::current_exception());
   }
+  events_->finish(*call);
   if (t.meter != nullptr) t.meter->finish();
   end(t);
 }
@@ -361,6 +364,8 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
           } catch (...) {
             fail(t, std::current_exception());
           }
+          if (response.body() != nullptr) response.body()->close();  // Releases the connection.
+          events_->finish(call);
           complete(t, body.str());
         },
         [this, &t, &complete](Call& call, const IOException& e) {
@@ -368,6 +373,7 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
           // The dispatcher calls this from its catch block, so the exception keeps its type.
           std::exception_ptr failure = std::current_exception();
           fail(t, failure ? failure : std::make_exception_ptr(e));
+          events_->finish(call);
           complete(t, "");
         }));
   }
@@ -456,6 +462,7 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
           std::string_view bytes(reinterpret_cast<const char*>(chunk.data()),
                                  static_cast<size_t>(n));
           if (!binaryOk && bytes.find('\0') != std::string_view::npos) refuseBinaryOutput();
+          if (debug_) debug_->dataIn(bytes);
           output->write(bytes);
           info.sizeDownload += n;
           t.context.bytesReceived = info.sizeDownload;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 
+#include "debug_output.h"
 #include "exit_code.h"
 #include "network_observer.h"
 #include "options.h"
@@ -95,6 +96,7 @@ class TransferRunner {
   const Terminal terminal_;
   OutputFiles files_;
   std::optional<ProgressMeter> meter_;  // Made for the first transfer that shows one.
+  std::shared_ptr<DebugOutput> debug_;  // -v, --trace, --trace-ascii; null without them.
   std::shared_ptr<NetworkObserver> observer_;
   std::shared_ptr<TransferEvents> events_;
   std::shared_ptr<RedirectFollower> follower_;  // With -L only.
