@@ -177,6 +177,31 @@ TEST_F(CurlComparisonTest, AuthorizationIsKeptOnTheSameHost) {
   expectSameAsCurl({"-s", "-L", "-u", "user:pw", url("/redirect/302")});
 }
 
+// A redirect to another host (localhost for 127.0.0.1) loses -u's Authorization and -H's Cookie,
+// unless --location-trusted, as curl's.
+TEST_F(CurlComparisonTest, LocationTrustedSendsCredentialsToAnotherHost) {
+  std::string elsewhere =
+      "/redirect/302http://localhost:" + std::to_string(server_.port()) + "/echo";
+  for (const char* follow : {"-L", "--location-trusted"}) {
+    SCOPED_TRACE(follow);
+    ToolRun run =
+        expectSameAsCurl({"-s", follow, "-u", "user:pw", "-H", "Cookie: a=b", url(elsewhere)});
+    EXPECT_EQ(run.out.find("Authorization") != std::string::npos, std::string_view(follow) != "-L");
+  }
+  expectSameAsCurl({"-s", "--location-trusted", "-u", "user:pw", url("/redirect/302")});
+}
+
+// -e ";auto" sets each hop's Referer to the URL it came from; "URL;auto" also the first.
+TEST_F(CurlComparisonTest, AutoRefererOnEachRedirect) {
+  for (const char* referer : {";auto", "http://first.test/;auto", "http://only.test/"}) {
+    SCOPED_TRACE(referer);
+    ToolRun run = expectSameAsCurl(
+        {"-s", "-L", "-e", referer, url("/redirect/302/redirect/307/redirect/301")});
+    EXPECT_THAT(run.out, ::testing::HasSubstr("Referer: "));
+  }
+  expectSameAsCurl({"-s", "-L", "--referer", ";auto", url("/redirect/302#frag")});
+}
+
 TEST_F(CurlComparisonTest, NoAcceptEncodingWithoutCompressed) {
   ToolRun run = expectSameAsCurl({"-s", url("/echo")});
   EXPECT_THAT(run.out, ::testing::Not(::testing::HasSubstr("Accept-Encoding")));

@@ -273,6 +273,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       app.add_flag("-v,--verbose", options.verbose, "Make the operation more talkative");
   app.add_flag("-f,--fail", options.fail, "Fail fast with no output on HTTP errors");
   app.add_flag("-L,--location", options.location, "Follow redirects");
+  app.add_flag("--location-trusted", options.locationTrusted,
+               "Like --location, and send auth to other hosts");
   app.add_flag("-g,--globoff", options.globOff, "Disable URL sequences and ranges using {} and []");
   app.add_flag("--compressed", options.compressed, "Request compressed response (gzip)");
   bool disable = false;  // curl reads no .curlrc with -q; tern reads none anyway.
@@ -286,7 +288,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   CLI::Option* uploadFile =
       value("-T,--upload-file", "<file>", "Transfer local FILE to destination");
   CLI::Option* range = value("-r,--range", "<range>", "Retrieve only the bytes within RANGE");
-  CLI::Option* referer = value("-e,--referer", "<URL>", "Referrer URL");
+  CLI::Option* referer =
+      value("-e,--referer", "<URL>", "Referrer URL (URL;auto: also each redirect's)");
   CLI::Option* oauth2Bearer = value("--oauth2-bearer", "<token>", "OAuth 2 Bearer Token");
   app.add_flag("--fail-with-body", options.failWithBody, "Fail on HTTP errors but save the body");
   CLI::Option* dumpHeader =
@@ -489,6 +492,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
     }
   }
 
+  if (options.locationTrusted) options.location = true;
   if (netrc && !options.netrcFile) {
     const char* home = std::getenv("HOME");
     options.netrcFile = std::string(home != nullptr ? home : "") + "/.netrc";

@@ -54,7 +54,7 @@ struct Options {
   std::optional<std::string> uploadFile;    // -T/--upload-file: PUT this file ("-": stdin).
   std::string uploadStdin;                  // With -T -: stdin, read while parsing.
   std::optional<std::string> range;         // -r/--range: "Range: bytes=RANGE".
-  std::optional<std::string> referer;       // -e/--referer: the Referer (";auto" ignored).
+  std::optional<std::string> referer;       // -e/--referer: the Referer (";auto": each hop's too).
   std::optional<std::string> oauth2Bearer;  // --oauth2-bearer: "Authorization: Bearer TOKEN".
   bool failWithBody = false;                // --fail-with-body: exit 22 for >= 400, body kept.
   std::optional<std::string> dumpHeader;    // -D/--dump-header FILE ("-": stdout).
@@ -74,6 +74,7 @@ struct Options {
   int verbose = 0;                       // -v/--verbose: request and response headers on stderr.
   bool fail = false;                     // -f/--fail: no body and exit 22 for a status >= 400.
   bool location = false;                 // -L/--location: follow redirects.
+  bool locationTrusted = false;          // --location-trusted: -L, credentials sent to every host.
   bool globOff = false;                  // -g/--globoff
   bool compressed = false;               // --compressed: ask for gzip and decode it.
   std::optional<int64_t> maxRedirs;      // --max-redirs (-L's limit; 50 if not given); -1: none.

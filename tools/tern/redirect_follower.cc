@@ -52,12 +52,15 @@ void discard(Response& response, DebugOutput* debug) {
 
 RedirectFollower::RedirectFollower(int64_t maxRedirects, std::optional<std::string> customMethod,
                                    std::string baseMethod, Listener listener,
-                                   std::shared_ptr<DebugOutput> debug)
+                                   std::shared_ptr<DebugOutput> debug, bool trusted,
+                                   bool autoReferer)
     : maxRedirects_(maxRedirects),
       customMethod_(std::move(customMethod)),
       baseMethod_(std::move(baseMethod)),
       listener_(std::move(listener)),
-      debug_(std::move(debug)) {}
+      debug_(std::move(debug)),
+      trusted_(trusted),
+      autoReferer_(autoReferer) {}
 
 std::optional<Request> RedirectFollower::followUp(const Request& request, const Response& response,
                                                   std::string& baseMethod) const {
@@ -91,7 +94,16 @@ std::optional<Request> RedirectFollower::followUp(const Request& request, const 
   }
   if (method == "GET" || method == "HEAD") body = nullptr;
   next.method(method, body);
-  if (!sameOrigin(request.url(), *url)) {
+  if (autoReferer_) {
+    next.header("Referer", request.url()
+                               .newBuilder()
+                               .username("")
+                               .password("")
+                               .fragment(std::nullopt)
+                               .build()
+                               .toString());
+  }
+  if (!trusted_ && !sameOrigin(request.url(), *url)) {
     next.removeHeader("Authorization");
     next.removeHeader("Cookie");
   }

@@ -119,9 +119,10 @@ std::shared_ptr<RedirectFollower> makeFollower(const Options& options,
                            bool switchedToGet) {
     events->followRedirect(call, redirect, next, switchedToGet);
   };
-  return std::make_shared<RedirectFollower>(options.maxRedirs.value_or(kDefaultMaxRedirs),
-                                            options.method, impliedMethod(options),
-                                            std::move(listener), std::move(debug));
+  return std::make_shared<RedirectFollower>(
+      options.maxRedirs.value_or(kDefaultMaxRedirs), options.method, impliedMethod(options),
+      std::move(listener), std::move(debug), options.locationTrusted,
+      options.referer && options.referer->find(";auto") != std::string::npos);
 }
 
 // -C's offset: a number, or "-" for the size of `fileName` (0 if it is stdout or absent).
