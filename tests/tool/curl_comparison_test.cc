@@ -202,6 +202,19 @@ TEST_F(CurlComparisonTest, AutoRefererOnEachRedirect) {
   expectSameAsCurl({"-s", "-L", "--referer", ";auto", url("/redirect/302#frag")});
 }
 
+// --resolve HOST:PORT:ADDR[,ADDR]: the name at that port goes to those addresses; another port
+// is not affected (exit 6 for a name that does not exist), and a bad entry is exit 49.
+TEST_F(CurlComparisonTest, ResolveSendsANameToGivenAddresses) {
+  std::string port = std::to_string(server_.port());
+  std::string target = "http://example.test:" + port + "/echo";
+  expectSameAsCurl({"-s", "--resolve", "example.test:" + port + ":127.0.0.1", target});
+  expectSameAsCurl({"-s", "--resolve", "other.test:1:127.0.0.2", "--resolve",
+                    "example.test:" + port + ":[::1],127.0.0.1", target});
+  expectSameAsCurl({"-s", "--resolve", "example.test:1:127.0.0.1", target});
+  expectSameAsCurl({"-s", "--resolve", "bad", target});
+  expectSameAsCurl({"-s", "--resolve", "example.test:" + port + ":not-an-address", target});
+}
+
 TEST_F(CurlComparisonTest, NoAcceptEncodingWithoutCompressed) {
   ToolRun run = expectSameAsCurl({"-s", url("/echo")});
   EXPECT_THAT(run.out, ::testing::Not(::testing::HasSubstr("Accept-Encoding")));

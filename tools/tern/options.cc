@@ -349,6 +349,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   bool ipv6Flag = false;
   CLI::Option* ipv4 = app.add_flag("--ipv4", ipv4Flag, "Resolve names to IPv4 addresses");
   CLI::Option* ipv6 = app.add_flag("--ipv6", ipv6Flag, "Resolve names to IPv6 addresses");
+  repeatable(valueInto("--resolve", options.resolve, "<[+]host:port:addr[,addr]...>",
+                       "Resolve the host+port to this address"));
   app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");
   CLI::Option* parallelMax =
       value("--parallel-max", "<num>", "Maximum concurrency for parallel transfers (50)");

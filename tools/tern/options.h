@@ -108,6 +108,8 @@ struct Options {
   // -4/--ipv4, -6/--ipv6: resolve names to addresses of one family only (the last one wins).
   enum class IpResolve { kAny, kIpv4, kIpv6 };
   IpResolve ipResolve = IpResolve::kAny;
+  // --resolve HOST:PORT:ADDR[,ADDR]..., in order (see resolve_table.h).
+  std::vector<std::string> resolve;
   bool parallel = false;  // -Z/--parallel: transfers run at once, through the dispatcher.
   int parallelMax = 50;   // --parallel-max: at most this many at once (curl: 1..300).
 

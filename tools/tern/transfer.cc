@@ -64,8 +64,8 @@ std::shared_ptr<Dns> familyDns(bool ipv6) {
   });
 }
 
-Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer,
-                  std::shared_ptr<TransferEvents> events,
+Client makeClient(const Options& options, std::shared_ptr<ResolveTable> resolve,
+                  std::shared_ptr<NetworkObserver> observer, std::shared_ptr<TransferEvents> events,
                   const std::shared_ptr<RedirectFollower>& follower, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
@@ -92,9 +92,11 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
       builder.protocols({Protocol::HTTP_2, Protocol::HTTP_1_1});
       break;
   }
-  if (options.ipResolve != Options::IpResolve::kAny) {
-    builder.dns(familyDns(options.ipResolve == Options::IpResolve::kIpv6));
-  }
+  std::shared_ptr<Dns> dns = options.ipResolve == Options::IpResolve::kAny
+                                 ? Dns::system()
+                                 : familyDns(options.ipResolve == Options::IpResolve::kIpv6);
+  if (resolve) dns = ResolveTable::dns(std::move(resolve), std::move(dns));
+  builder.dns(std::move(dns));
   if (options.parallel) {
     // -Z: as many calls at once as --parallel-max allows, to one host or many.
     auto dispatcher = std::make_shared<Dispatcher>();
@@ -212,11 +214,12 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       terminal_(terminal),
       debug_(DebugOutput::forOptions(options, out, err,
                                      terminal.stdoutIsTerminal && options.outputs.empty())),
+      resolve_(options.resolve.empty() ? nullptr : std::make_shared<ResolveTable>(options.resolve)),
       observer_(std::make_shared<NetworkObserver>(options, debug_)),
       events_(std::make_shared<TransferEvents>(debug_, options.traceEvents ? &err : nullptr,
                                                options.waterfall || options.demo)),
       follower_(makeFollower(options, events_, debug_)),
-      client_(makeClient(options, observer_, events_, follower_, err)) {}
+      client_(makeClient(options, resolve_, observer_, events_, follower_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = kExitOk;
@@ -282,6 +285,15 @@ std::optional<Request> TransferRunner::prepare(Transfer& t) {
         literal->isIpv6() != (options_.ipResolve == Options::IpResolve::kIpv6)) {
       // -6 with an IPv4 address (or -4 with IPv6): curl does not try it.
       throw ToolException(kExitCouldntConnect, "Couldn't connect to server");
+    }
+    if (resolve_) {
+      resolve_->check();
+      resolve_->use(request.url().host(), request.url().port());
+      if (debug_) {
+        for (const ResolveTable::Entry& entry : resolve_->entries()) {
+          debug_->info("Added " + entry.text + " to DNS cache\n");
+        }
+      }
     }
     t.info.method = request.method();
     t.info.urlEffective = request.url().toString();
