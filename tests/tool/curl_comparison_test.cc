@@ -177,6 +177,44 @@ TEST_F(CurlComparisonTest, AuthorizationIsKeptOnTheSameHost) {
   expectSameAsCurl({"-s", "-L", "-u", "user:pw", url("/redirect/302")});
 }
 
+// A redirect to another host (localhost for 127.0.0.1) loses -u's Authorization and -H's Cookie,
+// unless --location-trusted, as curl's.
+TEST_F(CurlComparisonTest, LocationTrustedSendsCredentialsToAnotherHost) {
+  std::string elsewhere =
+      "/redirect/302http://localhost:" + std::to_string(server_.port()) + "/echo";
+  for (const char* follow : {"-L", "--location-trusted"}) {
+    SCOPED_TRACE(follow);
+    ToolRun run =
+        expectSameAsCurl({"-s", follow, "-u", "user:pw", "-H", "Cookie: a=b", url(elsewhere)});
+    EXPECT_EQ(run.out.find("Authorization") != std::string::npos, std::string_view(follow) != "-L");
+  }
+  expectSameAsCurl({"-s", "--location-trusted", "-u", "user:pw", url("/redirect/302")});
+}
+
+// -e ";auto" sets each hop's Referer to the URL it came from; "URL;auto" also the first.
+TEST_F(CurlComparisonTest, AutoRefererOnEachRedirect) {
+  for (const char* referer : {";auto", "http://first.test/;auto", "http://only.test/"}) {
+    SCOPED_TRACE(referer);
+    ToolRun run = expectSameAsCurl(
+        {"-s", "-L", "-e", referer, url("/redirect/302/redirect/307/redirect/301")});
+    EXPECT_THAT(run.out, ::testing::HasSubstr("Referer: "));
+  }
+  expectSameAsCurl({"-s", "-L", "--referer", ";auto", url("/redirect/302#frag")});
+}
+
+// --resolve HOST:PORT:ADDR[,ADDR]: the name at that port goes to those addresses; another port
+// is not affected (exit 6 for a name that does not exist), and a bad entry is exit 49.
+TEST_F(CurlComparisonTest, ResolveSendsANameToGivenAddresses) {
+  std::string port = std::to_string(server_.port());
+  std::string target = "http://example.test:" + port + "/echo";
+  expectSameAsCurl({"-s", "--resolve", "example.test:" + port + ":127.0.0.1", target});
+  expectSameAsCurl({"-s", "--resolve", "other.test:1:127.0.0.2", "--resolve",
+                    "example.test:" + port + ":[::1],127.0.0.1", target});
+  expectSameAsCurl({"-s", "--resolve", "example.test:1:127.0.0.1", target});
+  expectSameAsCurl({"-s", "--resolve", "bad", target});
+  expectSameAsCurl({"-s", "--resolve", "example.test:" + port + ":not-an-address", target});
+}
+
 TEST_F(CurlComparisonTest, NoAcceptEncodingWithoutCompressed) {
   ToolRun run = expectSameAsCurl({"-s", url("/echo")});
   EXPECT_THAT(run.out, ::testing::Not(::testing::HasSubstr("Accept-Encoding")));
@@ -440,6 +478,88 @@ TEST_F(CurlComparisonTest, ContinueAtResumesAsCurl) {
   EXPECT_EQ(tern.exitCode, 33);
   EXPECT_EQ(curl.exitCode, 33);
   EXPECT_EQ(ternsDir.read("f"), "abc");
+}
+
+// The lines of `text` for which `keep(line)` is true, each with its '\n'.
+template <typename Keep>
+std::string keepLines(const std::string& text, Keep keep) {
+  std::string result;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    end = end == std::string::npos ? text.size() : end + 1;
+    std::string line = text.substr(start, end - start);
+    if (keep(line)) result += line;
+    start = end;
+  }
+  return result;
+}
+
+// curl's informational lines that tern prints too; the others are curl's own (see docs/tool.md).
+bool sharedInfo(std::string_view line) {
+  for (std::string_view prefix : {"  Trying", "Connected to", "Connection #", "Closing connection",
+                                  "Re-using", "Issue another", "Switch from"}) {
+    if (line.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+// --trace and --trace-ascii write what curl writes for the same plain-HTTP transfers: every
+// header and data section byte for byte (both send the same User-Agent here), and the
+// informational lines tern has, in the same places.
+TEST_F(CurlComparisonTest, TraceFilesAreCurls) {
+  for (const char* style : {"--trace", "--trace-ascii"}) {
+    for (std::vector<std::string> args :
+         {std::vector<std::string>{url("/echo")},
+          std::vector<std::string>{"-d", "a=b&c=d", url("/echo")},
+          std::vector<std::string>{"-H", "X-Long: " + std::string(100, 'x'), url("/echo"),
+                                   url("/echo")}}) {
+      SCOPED_TRACE(std::string(style) + " " + args.front());
+      TempDir curlsDir;
+      TempDir ternsDir;
+      auto run = [&](auto runner, const TempDir& dir) {
+        std::vector<std::string> all = {
+            "-s", "-A", "same/1", "-o", "/dev/null", style, (dir.path() / "trace").string()};
+        all.insert(all.end(), args.begin(), args.end());
+        if (args.size() == 4) all.insert(all.end() - 1, {"-o", "/dev/null"});
+        runner(all);
+        return keepLines(dir.read("trace"), [](const std::string& line) {
+          return !line.starts_with("== Info: ") || sharedInfo(line.substr(9));
+        });
+      };
+      std::string curl =
+          run([](const std::vector<std::string>& a) { return runCurl(a); }, curlsDir);
+      std::string tern =
+          run([](const std::vector<std::string>& a) { return runTern(a); }, ternsDir);
+      EXPECT_EQ(tern, curl);
+      EXPECT_THAT(tern, ::testing::HasSubstr("<= Recv data, "));
+    }
+  }
+  // "-" is stdout, with --trace-time's stamps ("HH:MM:SS.uuuuuu ") before each piece.
+  ToolRun tern = runTern({"-s", "--trace-time", "--trace-ascii", "-", url("/echo")});
+  EXPECT_THAT(tern.out,
+              ::testing::ContainsRegex("^[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6} == Info: "));
+}
+
+// -v's "} [N bytes data]" and "{ [N bytes data]" lines, where and as often as curl writes them
+// when the body goes to a file or a pipe.
+TEST_F(CurlComparisonTest, VerboseDataLinesAreCurls) {
+  auto shared = [](const std::string& err) {
+    return keepLines(err, [](const std::string& line) {
+      return line.starts_with("{ ") || line.starts_with("} ") || line.starts_with("> ") ||
+             line.starts_with("< ") || (line.starts_with("* ") && sharedInfo(line.substr(2)));
+    });
+  };
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"-sv", "-A", "same/1", url("/echo")},
+        std::vector<std::string>{"-sv", "-A", "same/1", "-o", "/dev/null", url("/echo")},
+        std::vector<std::string>{"-sv", "-A", "same/1", "-d", "a=b", url("/echo")},
+        std::vector<std::string>{"-svL", "-A", "same/1", url("/redirect/302")}}) {
+    SCOPED_TRACE(args.back());
+    ToolRun curl = runCurl(args);
+    ToolRun tern = runTern(args);
+    EXPECT_EQ(shared(tern.err), shared(curl.err)) << curl.err << tern.err;
+    EXPECT_THAT(tern.err, ::testing::HasSubstr("{ ["));
+  }
 }
 
 }  // namespace

@@ -38,12 +38,5 @@ TEST(MessageTextTest, RequestHeadWithPathAndQuery) {
   EXPECT_EQ(requestHead(Request::Builder().url("http://example.com").head().build()),
             "HEAD / HTTP/1.1\r\n\r\n");
 }
-
-TEST(MessageTextTest, PrefixLinesForVerbose) {
-  EXPECT_EQ(prefixLines("HTTP/1.1 200 OK\r\nA: 1\r\n\r\n", "< "),
-            "< HTTP/1.1 200 OK\r\n< A: 1\r\n< \r\n");
-  EXPECT_EQ(prefixLines("", "> "), "");
-}
-
 }  // namespace
 }  // namespace tern::tool

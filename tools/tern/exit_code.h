@@ -31,7 +31,8 @@ enum ExitCode : int {
   kExitSslConnectError = 35,
   kExitBadFunctionArgument = 43,  // A value tern cannot send (a bad header, method or type).
   kExitTooManyRedirects = 47,
-  kExitGotNothing = 52,  // "Empty reply from server": the server ended before any response.
+  kExitSetoptOptionSyntax = 49,  // A --resolve entry that does not parse.
+  kExitGotNothing = 52,          // "Empty reply from server": the server ended before any response.
   kExitSendError = 55,
   kExitRecvError = 56,
   kExitSslCertProblem = 58,  // The client certificate or key cannot be used.

@@ -79,17 +79,4 @@ std::string requestHead(const Request& request, Protocol protocol) {
   return text;
 }
 
-std::string prefixLines(std::string_view head, std::string_view prefix) {
-  std::string text;
-  size_t start = 0;
-  while (start < head.size()) {
-    size_t end = head.find('\n', start);
-    end = end == std::string_view::npos ? head.size() : end + 1;
-    text += prefix;
-    text += head.substr(start, end - start);
-    start = end;
-  }
-  return text;
-}
-
 }  // namespace tern::tool

@@ -25,8 +25,4 @@ std::string responseHead(Protocol protocol, int code, std::string_view message,
 // connection-specific headers HTTP/2 does not send (Connection, Keep-Alive, ...) are left out.
 std::string requestHead(const Request& request, Protocol protocol = Protocol::HTTP_1_1);
 
-// Every line of `head` with `prefix` before it ("> " or "< " for -v). `head` ends with "\r\n";
-// so does each line of the result.
-std::string prefixLines(std::string_view head, std::string_view prefix);
-
 }  // namespace tern::tool

@@ -1,15 +1,53 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "network_observer.h"
 
+#include <cstddef>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "message_text.h"
 #include "request_factory.h"
+#include "tern/buffer.h"
+#include "tern/request_body.h"
 
 namespace tern::tool {
+namespace {
 
-NetworkObserver::NetworkObserver(const Options& options) : options_(options) {}
+// A request body that shows its bytes on a DebugOutput as it is written, in pieces of curl's
+// upload buffer size (64 KiB).
+class TracedRequestBody final : public RequestBody {
+ public:
+  TracedRequestBody(std::shared_ptr<RequestBody> body, std::shared_ptr<DebugOutput> debug)
+      : body_(std::move(body)), debug_(std::move(debug)) {}
+
+  std::optional<MediaType> contentType() const override { return body_->contentType(); }
+  int64_t contentLength() const override { return body_->contentLength(); }
+  bool isDuplex() const override { return body_->isDuplex(); }
+  bool isOneShot() const override { return body_->isOneShot(); }
+
+  void writeTo(BufferedSink& sink) override {
+    Buffer buffer;
+    body_->writeTo(buffer);
+    std::vector<std::byte> bytes = buffer.snapshot();
+    std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    constexpr size_t kUploadBufferSize = size_t{64} * 1024;
+    for (size_t start = 0; start < text.size(); start += kUploadBufferSize) {
+      debug_->dataOut(text.substr(start, kUploadBufferSize));
+    }
+    sink.write(buffer, buffer.size());
+  }
+
+ private:
+  const std::shared_ptr<RequestBody> body_;
+  const std::shared_ptr<DebugOutput> debug_;
+};
+
+}  // namespace
+
+NetworkObserver::NetworkObserver(const Options& options, std::shared_ptr<DebugOutput> debug)
+    : options_(options), debug_(std::move(debug)) {}
 
 void NetworkObserver::begin(const Call& call) {
   std::lock_guard lock(mutex_);
@@ -27,10 +65,13 @@ ExchangeLog NetworkObserver::take(const Call& call) {
 
 Response NetworkObserver::intercept(Chain& chain) {
   const Request& sent = chain.request();
-  Request request =
-      sent.newBuilder()
-          .headers(curlRequestHeaders(sent.headers(), options_, sent.body() == placeholderBody()))
-          .build();
+  bool placeholder = sent.body() == placeholderBody();
+  Request::Builder builder = sent.newBuilder();
+  builder.headers(curlRequestHeaders(sent.headers(), options_, placeholder));
+  if (debug_ && sent.body() && !placeholder) {
+    builder.method(sent.method(), std::make_shared<TracedRequestBody>(sent.body(), debug_));
+  }
+  Request request = builder.build();
 
   const Call* call = &chain.call();
   Response response = chain.proceed(request);

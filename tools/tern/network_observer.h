@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "debug_output.h"
 #include "options.h"
 #include "tern/interceptor.h"
 
@@ -25,13 +27,15 @@ struct ExchangeLog {
 // - It sends the request's headers as curl would (curlRequestHeaders(): curl's order, no
 //   Accept-Encoding without --compressed, none that -H "Name:" drops).
 // - It keeps every response head for -i and %{size_header}.
+// - With -v, --trace or --trace-ascii, it shows the request body's bytes as they are sent
+//   (the body is then held in memory while it is written).
 //
 // Thread-safe: with -Z many calls run at once, each with its own log, keyed by the call.
 // begin(call) starts a transfer's log and take(call) ends it.
 class NetworkObserver final : public Interceptor {
  public:
-  // `options` must outlive the observer.
-  explicit NetworkObserver(const Options& options);
+  // `options` must outlive the observer; `debug` is null without -v or a trace.
+  NetworkObserver(const Options& options, std::shared_ptr<DebugOutput> debug);
 
   // Starts a new transfer's log for `call`.
   void begin(const Call& call);
@@ -42,6 +46,7 @@ class NetworkObserver final : public Interceptor {
 
  private:
   const Options& options_;
+  const std::shared_ptr<DebugOutput> debug_;
   std::mutex mutex_;  // Guards logs_.
   std::map<const Call*, ExchangeLog> logs_;
 };

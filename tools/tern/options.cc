@@ -231,6 +231,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   std::vector<std::string> form;
   std::string writeOut;
   int remoteNames = 0;
+  std::vector<std::string> traceFiles;
+  std::vector<std::string> traceAsciiFiles;
 
   // Repeatable options take one value per occurrence, so "-d a URL" never swallows the URL.
   auto repeatable = [](CLI::Option* option) {
@@ -267,9 +269,12 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   app.add_flag("-I,--head", options.head, "Show document info only");
   app.add_flag("-s,--silent", options.silent, "Silent mode");
   app.add_flag("-S,--show-error", options.showError, "Show error even when -s is used");
-  app.add_flag("-v,--verbose", options.verbose, "Make the operation more talkative");
+  CLI::Option* verbose =
+      app.add_flag("-v,--verbose", options.verbose, "Make the operation more talkative");
   app.add_flag("-f,--fail", options.fail, "Fail fast with no output on HTTP errors");
   app.add_flag("-L,--location", options.location, "Follow redirects");
+  app.add_flag("--location-trusted", options.locationTrusted,
+               "Like --location, and send auth to other hosts");
   app.add_flag("-g,--globoff", options.globOff, "Disable URL sequences and ranges using {} and []");
   app.add_flag("--compressed", options.compressed, "Request compressed response (gzip)");
   bool disable = false;  // curl reads no .curlrc with -q; tern reads none anyway.
@@ -283,7 +288,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   CLI::Option* uploadFile =
       value("-T,--upload-file", "<file>", "Transfer local FILE to destination");
   CLI::Option* range = value("-r,--range", "<range>", "Retrieve only the bytes within RANGE");
-  CLI::Option* referer = value("-e,--referer", "<URL>", "Referrer URL");
+  CLI::Option* referer =
+      value("-e,--referer", "<URL>", "Referrer URL (URL;auto: also each redirect's)");
   CLI::Option* oauth2Bearer = value("--oauth2-bearer", "<token>", "OAuth 2 Bearer Token");
   app.add_flag("--fail-with-body", options.failWithBody, "Fail on HTTP errors but save the body");
   CLI::Option* dumpHeader =
@@ -306,6 +312,11 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       value("-m,--max-time", "<fractional seconds>", "Maximum time allowed for transfer");
   CLI::Option* writeOutOption =
       valueInto("-w,--write-out", writeOut, "<format>", "Use output FORMAT after completion");
+  CLI::Option* trace =
+      repeatable(valueInto("--trace", traceFiles, "<file>", "Write a debug trace to FILE"));
+  CLI::Option* traceAscii = repeatable(valueInto("--trace-ascii", traceAsciiFiles, "<file>",
+                                                 "Like --trace, but without hex output"));
+  app.add_flag("--trace-time", options.traceTime, "Add time stamps to trace/verbose output");
   app.add_flag("--trace-events", options.traceEvents,
                "Every call's events on stderr: <ms> <call#> <event> [details]");
   CLI::Option* waterfall =
@@ -338,6 +349,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   bool ipv6Flag = false;
   CLI::Option* ipv4 = app.add_flag("--ipv4", ipv4Flag, "Resolve names to IPv4 addresses");
   CLI::Option* ipv6 = app.add_flag("--ipv6", ipv6Flag, "Resolve names to IPv6 addresses");
+  repeatable(valueInto("--resolve", options.resolve, "<[+]host:port:addr[,addr]...>",
+                       "Resolve the host+port to this address"));
   app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");
   CLI::Option* parallelMax =
       value("--parallel-max", "<num>", "Maximum concurrency for parallel transfers (50)");
@@ -481,6 +494,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
     }
   }
 
+  if (options.locationTrusted) options.location = true;
   if (netrc && !options.netrcFile) {
     const char* home = std::getenv("HOME");
     options.netrcFile = std::string(home != nullptr ? home : "") + "/.netrc";
@@ -521,12 +535,33 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   // are read in command-line order.
   std::map<const CLI::Option*, size_t> taken;
   std::vector<std::string> dataPieces;
+  options.verbose = 0;  // Counted again below, where --trace may replace it.
   for (const CLI::Option* option : app.parse_order()) {
     size_t index = taken[option]++;
     if (option == http10 || option == http11) options.httpVersion = Options::HttpVersion::kHttp11;
     if (option == ipv4) options.ipResolve = Options::IpResolve::kIpv4;
     if (option == ipv6) options.ipResolve = Options::IpResolve::kIpv6;
     if (option == http2) options.httpVersion = Options::HttpVersion::kHttp2;
+    // -v, --trace and --trace-ascii: the last one wins, with curl's warning if it replaces
+    // another.
+    if (option == verbose || option == trace || option == traceAscii) {
+      bool ascii = option == traceAscii;
+      bool replaces = option == verbose ? options.traceFile.has_value()
+                                        : options.verbose > 0 ||
+                                              (options.traceFile && options.traceAscii != ascii);
+      if (replaces) {
+        warn(std::string(option == verbose ? "-v, --verbose" : option->get_name()) +
+             " overrides an earlier trace/verbose option");
+      }
+      if (option == verbose) {
+        options.traceFile.reset();
+        ++options.verbose;
+      } else {
+        options.verbose = 0;
+        options.traceFile = ascii ? traceAsciiFiles.at(index) : traceFiles.at(index);
+        options.traceAscii = ascii;
+      }
+    }
     if (option == http2PriorKnowledge) {
       options.httpVersion = Options::HttpVersion::kHttp2PriorKnowledge;
     }

@@ -54,7 +54,7 @@ struct Options {
   std::optional<std::string> uploadFile;    // -T/--upload-file: PUT this file ("-": stdin).
   std::string uploadStdin;                  // With -T -: stdin, read while parsing.
   std::optional<std::string> range;         // -r/--range: "Range: bytes=RANGE".
-  std::optional<std::string> referer;       // -e/--referer: the Referer (";auto" ignored).
+  std::optional<std::string> referer;       // -e/--referer: the Referer (";auto": each hop's too).
   std::optional<std::string> oauth2Bearer;  // --oauth2-bearer: "Authorization: Bearer TOKEN".
   bool failWithBody = false;                // --fail-with-body: exit 22 for >= 400, body kept.
   std::optional<std::string> dumpHeader;    // -D/--dump-header FILE ("-": stdout).
@@ -74,12 +74,18 @@ struct Options {
   int verbose = 0;                       // -v/--verbose: request and response headers on stderr.
   bool fail = false;                     // -f/--fail: no body and exit 22 for a status >= 400.
   bool location = false;                 // -L/--location: follow redirects.
+  bool locationTrusted = false;          // --location-trusted: -L, credentials sent to every host.
   bool globOff = false;                  // -g/--globoff
   bool compressed = false;               // --compressed: ask for gzip and decode it.
   std::optional<int64_t> maxRedirs;      // --max-redirs (-L's limit; 50 if not given); -1: none.
   std::optional<double> connectTimeout;  // --connect-timeout, seconds.
   std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.
   bool traceEvents = false;              // --trace-events: every call's events on stderr.
+  // --trace FILE / --trace-ascii FILE ("-" stdout, "%" stderr): curl's trace of the transfers.
+  // -v and the two replace each other, the last one winning, as in curl.
+  std::optional<std::string> traceFile;
+  bool traceAscii = false;  // --trace-ascii rather than --trace's hex dump.
+  bool traceTime = false;   // --trace-time: the time of day before each -v or trace line.
   std::optional<std::string> waterfall;  // --waterfall FILE.svg: the run as a waterfall chart.
   bool showVersion = false;              // -V/--version
   bool progressBar = false;              // -#/--progress-bar: a bar instead of the meter.
@@ -102,6 +108,8 @@ struct Options {
   // -4/--ipv4, -6/--ipv6: resolve names to addresses of one family only (the last one wins).
   enum class IpResolve { kAny, kIpv4, kIpv6 };
   IpResolve ipResolve = IpResolve::kAny;
+  // --resolve HOST:PORT:ADDR[,ADDR]..., in order (see resolve_table.h).
+  std::vector<std::string> resolve;
   bool parallel = false;  // -Z/--parallel: transfers run at once, through the dispatcher.
   int parallelMax = 50;   // --parallel-max: at most this many at once (curl: 1..300).
 

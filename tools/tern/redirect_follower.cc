@@ -29,13 +29,17 @@ bool sameOrigin(const HttpUrl& a, const HttpUrl& b) {
   return a.scheme() == b.scheme() && a.host() == b.host() && a.port() == b.port();
 }
 
-void discard(Response& response) {
+// `debug` (-v, a trace) is shown the bytes read, as curl's.
+void discard(Response& response, DebugOutput* debug) {
   ResponseBody* body = response.body();
   if (body == nullptr) return;
   try {
     if (body->contentLength() >= 0 && body->contentLength() <= kMaxDrainedBody) {
       std::array<std::byte, 8192> chunk{};
-      while (body->source().read(std::span(chunk)) != -1) {
+      for (int64_t n; (n = body->source().read(std::span(chunk))) != -1;) {
+        if (debug != nullptr) {
+          debug->dataIn({reinterpret_cast<const char*>(chunk.data()), static_cast<size_t>(n)});
+        }
       }
     }
   } catch (const IOException&) {
@@ -47,11 +51,16 @@ void discard(Response& response) {
 }  // namespace
 
 RedirectFollower::RedirectFollower(int64_t maxRedirects, std::optional<std::string> customMethod,
-                                   std::string baseMethod, Listener listener)
+                                   std::string baseMethod, Listener listener,
+                                   std::shared_ptr<DebugOutput> debug, bool trusted,
+                                   bool autoReferer)
     : maxRedirects_(maxRedirects),
       customMethod_(std::move(customMethod)),
       baseMethod_(std::move(baseMethod)),
-      listener_(std::move(listener)) {}
+      listener_(std::move(listener)),
+      debug_(std::move(debug)),
+      trusted_(trusted),
+      autoReferer_(autoReferer) {}
 
 std::optional<Request> RedirectFollower::followUp(const Request& request, const Response& response,
                                                   std::string& baseMethod) const {
@@ -85,7 +94,16 @@ std::optional<Request> RedirectFollower::followUp(const Request& request, const 
   }
   if (method == "GET" || method == "HEAD") body = nullptr;
   next.method(method, body);
-  if (!sameOrigin(request.url(), *url)) {
+  if (autoReferer_) {
+    next.header("Referer", request.url()
+                               .newBuilder()
+                               .username("")
+                               .password("")
+                               .fragment(std::nullopt)
+                               .build()
+                               .toString());
+  }
+  if (!trusted_ && !sameOrigin(request.url(), *url)) {
     next.removeHeader("Authorization");
     next.removeHeader("Cookie");
   }
@@ -111,7 +129,7 @@ Response RedirectFollower::intercept(Chain& chain) {
     std::optional<Request> next = followUp(request, response, baseMethod);
     if (!next) return response;
     if (maxRedirects_ >= 0 && redirects >= maxRedirects_) return response;
-    discard(response);
+    discard(response, debug_.get());
     if (listener_) listener_(chain.call(), response, *next, methodBefore != baseMethod);
     prior = std::move(response).newBuilder().body(std::nullopt).build();
     request = std::move(*next);

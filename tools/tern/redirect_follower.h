@@ -3,9 +3,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "debug_output.h"
 #include "tern/interceptor.h"
 #include "tern/request.h"
 #include "tern/response.h"
@@ -35,9 +37,15 @@ class RedirectFollower final : public Interceptor {
                                       const Request& next, bool switchedToGet)>;
 
   // `customMethod` is -X's method, if given; `baseMethod` the one the other options imply (GET,
-  // HEAD for -I, POST for -d and -F), which decides what a redirect does to the body.
+  // HEAD for -I, POST for -d and -F), which decides what a redirect does to the body. `debug`
+  // (-v, a trace; may be null) is shown the redirect bodies read and dropped.
+  // With `trusted` (--location-trusted) Authorization and Cookie go to every host; without, not
+  // to another host, port or scheme. With `autoReferer` (-e ";auto") each hop's Referer is the
+  // URL it was redirected from, without user, password or fragment.
   RedirectFollower(int64_t maxRedirects, std::optional<std::string> customMethod,
-                   std::string baseMethod, Listener listener = {});
+                   std::string baseMethod, Listener listener = {},
+                   std::shared_ptr<DebugOutput> debug = nullptr, bool trusted = false,
+                   bool autoReferer = false);
 
   Response intercept(Chain& chain) override;
 
@@ -58,6 +66,9 @@ class RedirectFollower final : public Interceptor {
   std::optional<std::string> customMethod_;
   std::string baseMethod_;
   Listener listener_;
+  std::shared_ptr<DebugOutput> debug_;
+  bool trusted_;
+  bool autoReferer_;
 };
 
 }  // namespace tern::tool

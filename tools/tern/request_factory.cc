@@ -289,7 +289,7 @@ Request buildRequest(const Options& options, std::string_view urlText) {
     if (options.referer) {
       std::string referer = *options.referer;
       if (size_t automatic = referer.find(";auto"); automatic != std::string::npos) {
-        referer.erase(automatic);  // tern does not set the Referer on redirects.
+        referer.erase(automatic);  // -L sets each hop's (RedirectFollower).
       }
       if (!referer.empty()) headers.addUnsafeNonAscii("Referer", referer);
     }

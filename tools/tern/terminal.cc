@@ -34,6 +34,10 @@ std::optional<ProgressMeter::Style> progressMeterStyle(const Options& options, b
   if (!terminal.stderrIsTerminal || options.silent || options.noProgressMeter) return std::nullopt;
   if (bodyToStdout && terminal.stdoutIsTerminal) return std::nullopt;
   if (options.verbose > 0 || options.traceEvents || options.parallel) return std::nullopt;
+  // A trace on stdout or stderr would mix with the meter.
+  if (options.traceFile && (*options.traceFile == "-" || *options.traceFile == "%")) {
+    return std::nullopt;
+  }
   return options.progressBar ? ProgressMeter::Style::kBar : ProgressMeter::Style::kMeter;
 }
 

@@ -64,8 +64,8 @@ std::shared_ptr<Dns> familyDns(bool ipv6) {
   });
 }
 
-Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> observer,
-                  std::shared_ptr<TransferEvents> events,
+Client makeClient(const Options& options, std::shared_ptr<ResolveTable> resolve,
+                  std::shared_ptr<NetworkObserver> observer, std::shared_ptr<TransferEvents> events,
                   const std::shared_ptr<RedirectFollower>& follower, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
@@ -92,9 +92,11 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
       builder.protocols({Protocol::HTTP_2, Protocol::HTTP_1_1});
       break;
   }
-  if (options.ipResolve != Options::IpResolve::kAny) {
-    builder.dns(familyDns(options.ipResolve == Options::IpResolve::kIpv6));
-  }
+  std::shared_ptr<Dns> dns = options.ipResolve == Options::IpResolve::kAny
+                                 ? Dns::system()
+                                 : familyDns(options.ipResolve == Options::IpResolve::kIpv6);
+  if (resolve) dns = ResolveTable::dns(std::move(resolve), std::move(dns));
+  builder.dns(std::move(dns));
   if (options.parallel) {
     // -Z: as many calls at once as --parallel-max allows, to one host or many.
     auto dispatcher = std::make_shared<Dispatcher>();
@@ -112,15 +114,17 @@ Client makeClient(const Options& options, std::shared_ptr<NetworkObserver> obser
 
 // -L's redirect follower, or null without -L.
 std::shared_ptr<RedirectFollower> makeFollower(const Options& options,
-                                               const std::shared_ptr<TransferEvents>& events) {
+                                               const std::shared_ptr<TransferEvents>& events,
+                                               std::shared_ptr<DebugOutput> debug) {
   if (!options.location) return nullptr;
   auto listener = [events](const Call& call, const Response& redirect, const Request& next,
                            bool switchedToGet) {
     events->followRedirect(call, redirect, next, switchedToGet);
   };
-  return std::make_shared<RedirectFollower>(options.maxRedirs.value_or(kDefaultMaxRedirs),
-                                            options.method, impliedMethod(options),
-                                            std::move(listener));
+  return std::make_shared<RedirectFollower>(
+      options.maxRedirs.value_or(kDefaultMaxRedirs), options.method, impliedMethod(options),
+      std::move(listener), std::move(debug), options.locationTrusted,
+      options.referer && options.referer->find(";auto") != std::string::npos);
 }
 
 // -C's offset: a number, or "-" for the size of `fileName` (0 if it is stdout or absent).
@@ -208,12 +212,14 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       out_(out),
       err_(err),
       terminal_(terminal),
-      observer_(std::make_shared<NetworkObserver>(options)),
-      events_(std::make_shared<TransferEvents>(options.verbose > 0 ? &err : nullptr,
-                                               options.traceEvents ? &err : nullptr,
+      debug_(DebugOutput::forOptions(options, out, err,
+                                     terminal.stdoutIsTerminal && options.outputs.empty())),
+      resolve_(options.resolve.empty() ? nullptr : std::make_shared<ResolveTable>(options.resolve)),
+      observer_(std::make_shared<NetworkObserver>(options, debug_)),
+      events_(std::make_shared<TransferEvents>(debug_, options.traceEvents ? &err : nullptr,
                                                options.waterfall || options.demo)),
-      follower_(makeFollower(options, events_)),
-      client_(makeClient(options, observer_, events_, follower_, err)) {}
+      follower_(makeFollower(options, events_, debug_)),
+      client_(makeClient(options, resolve_, observer_, events_, follower_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = kExitOk;
@@ -280,6 +286,15 @@ std::optional<Request> TransferRunner::prepare(Transfer& t) {
       // -6 with an IPv4 address (or -4 with IPv6): curl does not try it.
       throw ToolException(kExitCouldntConnect, "Couldn't connect to server");
     }
+    if (resolve_) {
+      resolve_->check();
+      resolve_->use(request.url().host(), request.url().port());
+      if (debug_) {
+        for (const ResolveTable::Entry& entry : resolve_->entries()) {
+          debug_->info("Added " + entry.text + " to DNS cache\n");
+        }
+      }
+    }
     t.info.method = request.method();
     t.info.urlEffective = request.url().toString();
     t.context.host = request.url().host();
@@ -325,6 +340,7 @@ void TransferRunner::transfer(Transfer& t) {
     t.log = observer_->take(*call);
     fail(t, std::current_exception());
   }
+  events_->finish(*call);
   if (t.meter != nullptr) t.meter->finish();
   end(t);
 }
@@ -361,6 +377,8 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
           } catch (...) {
             fail(t, std::current_exception());
           }
+          if (response.body() != nullptr) response.body()->close();  // Releases the connection.
+          events_->finish(call);
           complete(t, body.str());
         },
         [this, &t, &complete](Call& call, const IOException& e) {
@@ -368,6 +386,7 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
           // The dispatcher calls this from its catch block, so the exception keeps its type.
           std::exception_ptr failure = std::current_exception();
           fail(t, failure ? failure : std::make_exception_ptr(e));
+          events_->finish(call);
           complete(t, "");
         }));
   }
@@ -456,6 +475,7 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
           std::string_view bytes(reinterpret_cast<const char*>(chunk.data()),
                                  static_cast<size_t>(n));
           if (!binaryOk && bytes.find('\0') != std::string_view::npos) refuseBinaryOutput();
+          if (debug_) debug_->dataIn(bytes);
           output->write(bytes);
           info.sizeDownload += n;
           t.context.bytesReceived = info.sizeDownload;

@@ -6,12 +6,14 @@
 #include <optional>
 #include <ostream>
 
+#include "debug_output.h"
 #include "exit_code.h"
 #include "network_observer.h"
 #include "options.h"
 #include "output.h"
 #include "progress_meter.h"
 #include "redirect_follower.h"
+#include "resolve_table.h"
 #include "terminal.h"
 #include "tern/client.h"
 #include "transfer_events.h"
@@ -94,7 +96,9 @@ class TransferRunner {
   std::ostream& err_;
   const Terminal terminal_;
   OutputFiles files_;
-  std::optional<ProgressMeter> meter_;  // Made for the first transfer that shows one.
+  std::optional<ProgressMeter> meter_;     // Made for the first transfer that shows one.
+  std::shared_ptr<DebugOutput> debug_;     // -v, --trace, --trace-ascii; null without them.
+  std::shared_ptr<ResolveTable> resolve_;  // --resolve's entries; null without it.
   std::shared_ptr<NetworkObserver> observer_;
   std::shared_ptr<TransferEvents> events_;
   std::shared_ptr<RedirectFollower> follower_;  // With -L only.

@@ -149,11 +149,16 @@ class TransferEventListener final : public EventListener {
   void connectionReleased(Call&, Connection&) override {
     record("connectionReleased");
     if (connection_ < 0) return;
-    // curl's last line for a connection it keeps, or the one it closes (Connection: close).
-    verbose(closing_ ? "* Closing connection " + std::to_string(connection_) + "\n"
-                     : "* Connection #" + std::to_string(connection_) + " to host " + host_ +
-                           " left intact\n");
+    // curl's last line for a connection it keeps, or the one it closes (Connection: close),
+    // which curl writes once the transfer is done: after the body's data lines, which the tool
+    // writes after the client has read the body and released the connection.
+    std::lock_guard lock(session_.mutex_);
+    pendingRelease_ = closing_ ? "* Closing connection " + std::to_string(connection_) + "\n"
+                               : "* Connection #" + std::to_string(connection_) + " to host " +
+                                     host_ + " left intact\n";
   }
+  // Writes the line connectionReleased() held back, if any.
+  void finish() { verbose(""); }
   void requestHeadersStart(Call&) override {
     record("requestHeadersStart");
     // A follow-up on the connection the call already holds.
@@ -170,7 +175,7 @@ class TransferEventListener final : public EventListener {
       std::lock_guard lock(session_.mutex_);
       trace_->requestBytes += static_cast<int64_t>(head.size());
     }
-    verbose(prefixLines(head, "> "));
+    if (session_.debug_) session_.debug_->headerOut(head);
   }
   void requestBodyStart(Call&) override { record("requestBodyStart"); }
   void requestBodyEnd(Call&, int64_t byteCount) override {
@@ -185,9 +190,15 @@ class TransferEventListener final : public EventListener {
   void responseHeadersEnd(Call&, const Response& response) override {
     record("responseHeadersEnd", std::to_string(response.code()));
     closing_ = internal::hasToken(response.headers(), "Connection", "close");
-    verbose(prefixLines(
-        responseHead(response.protocol(), response.code(), response.message(), response.headers()),
-        "< "));
+    if (session_.debug_ == nullptr) return;
+    std::string head =
+        responseHead(response.protocol(), response.code(), response.message(), response.headers());
+    // curl reports each line as it reads it.
+    for (size_t start = 0; start < head.size();) {
+      size_t end = head.find('\n', start) + 1;
+      session_.debug_->headerIn(std::string_view(head).substr(start, end - start));
+      start = end;
+    }
   }
   void responseBodyStart(Call&) override { record("responseBodyStart"); }
   void responseBodyEnd(Call&, int64_t byteCount) override {
@@ -244,10 +255,24 @@ class TransferEventListener final : public EventListener {
                      << std::flush;
   }
 
-  void verbose(const std::string& text) {
-    if (session_.verbose_ == nullptr) return;
-    std::lock_guard lock(session_.mutex_);
-    *session_.verbose_ << text << std::flush;
+  // curl's informational lines, given as "* " lines (-v's spelling); `text` ends with '\n'. The
+  // line connectionReleased() held back comes first.
+  void verbose(std::string_view text) {
+    if (session_.debug_ == nullptr) return;
+    std::string held;
+    {
+      std::lock_guard lock(session_.mutex_);
+      held = std::exchange(pendingRelease_, {});
+    }
+    std::string lines;
+    for (std::string_view part : {std::string_view(held), text}) {
+      for (size_t start = 0; start < part.size();) {
+        size_t end = part.find('\n', start) + 1;
+        lines += part.substr(start + 2, end - start - 2);
+        start = end;
+      }
+    }
+    if (!lines.empty()) session_.debug_->info(lines);
   }
 
   TransferEvents& session_;
@@ -262,10 +287,12 @@ class TransferEventListener final : public EventListener {
   std::string tlsLines_;             // -v's lines about the handshake of the connection just made.
   std::string tlsCertificateLines_;  // Its certificate's, after the protocol ALPN accepted.
   bool closing_ = false;             // The last response said "Connection: close".
+  std::string pendingRelease_;       // -v's line for the released connection, until finish().
 };
 
-TransferEvents::TransferEvents(std::ostream* verbose, std::ostream* trace, bool keepTraces)
-    : verbose_(verbose), trace_(trace), keepTraces_(keepTraces) {}
+TransferEvents::TransferEvents(std::shared_ptr<DebugOutput> debug, std::ostream* trace,
+                               bool keepTraces)
+    : debug_(std::move(debug)), trace_(trace), keepTraces_(keepTraces) {}
 
 std::shared_ptr<EventListener> TransferEvents::create(Call& call) {
   auto trace = std::make_shared<CallTrace>();
@@ -295,6 +322,16 @@ void TransferEvents::followRedirect(const Call& call, const Response& redirect, 
     if (it != listeners_.end()) listener = it->second.lock();
   }
   if (listener) listener->followRedirect(redirect, next, switchedToGet);
+}
+
+void TransferEvents::finish(const Call& call) {
+  std::shared_ptr<TransferEventListener> listener;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = listeners_.find(&call);
+    if (it != listeners_.end()) listener = it->second.lock();
+  }
+  if (listener) listener->finish();
 }
 
 std::vector<std::shared_ptr<const CallTrace>> TransferEvents::traces() const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "call_trace.h"
+#include "debug_output.h"
 #include "tern/event_listener.h"
 
 namespace tern::tool {
@@ -17,7 +18,8 @@ class TransferEventListener;
 // The tool's EventListener factory: every call of the run gets a listener that records its
 // events in a CallTrace (for -w's times, %{num_connects}, %{remote_ip} and --waterfall), and
 // prints as they happen:
-//  - with -v, curl's "* " information lines ("*   Trying 127.0.0.1:8080...", "* Connected to
+//  - with -v, --trace or --trace-ascii (through a DebugOutput), curl's information lines ("* Trying
+//  127.0.0.1:8080...", "* Connected to
 //    host (ip) port N (#0)", "* Re-using existing connection #0 with host h") and the request
 //    and response heads, prefixed "> " and "< ";
 //  - with --trace-events, one line per event: "<ms since callStart> <call#> <eventName>
@@ -29,10 +31,11 @@ class TransferEventListener;
 // overlap. Both streams must outlive the factory.
 class TransferEvents final : public EventListener::Factory {
  public:
-  // `verbose` is where -v writes, `trace` where --trace-events writes; null for off. With
+  // `debug` is where -v and curl's traces write, `trace` where --trace-events writes; null for
+  // off. With
   // `keepTraces` every call's trace is kept for traces(); without, only the latest (a run of
   // many URLs then holds no memory per call).
-  TransferEvents(std::ostream* verbose, std::ostream* trace, bool keepTraces = true);
+  TransferEvents(std::shared_ptr<DebugOutput> debug, std::ostream* trace, bool keepTraces = true);
 
   std::shared_ptr<EventListener> create(Call& call) override;
 
@@ -52,13 +55,17 @@ class TransferEvents final : public EventListener::Factory {
   void followRedirect(const Call& call, const Response& redirect, const Request& next,
                       bool switchedToGet);
 
+  // The tool is done with `call`'s response (its body written): -v's last line for its
+  // connection ("* Connection #0 to host h left intact"), held back from its release until now.
+  void finish(const Call& call);
+
  private:
   friend class TransferEventListener;
 
   // The number of `connection`, assigning the next one if `isNew`. Lock held.
   int connectionNumberLocked(const Connection& connection, bool isNew);
 
-  std::ostream* const verbose_;
+  const std::shared_ptr<DebugOutput> debug_;
   std::ostream* const trace_;
   const bool keepTraces_;
   std::string alpnOffers_ = "h2,http/1.1";
