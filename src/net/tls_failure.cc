@@ -301,7 +301,11 @@ void throwHandshakeFailure(SSL* ssl, const TlsCallResult& result, const std::str
 void throwStreamFailure(SSL* ssl, const TlsCallResult& result, const std::string& peer,
                         bool reading) {
   if (result.error == SSL_ERROR_SYSCALL) {
-    if (result.socketError != 0) throw IOException(errorMessage(result.socketError) + ": " + peer);
+    if (result.socketError != 0) {
+      const std::string message = errorMessage(result.socketError) + ": " + peer;
+      if (!reading) throw SocketWriteException(message, result.socketError);
+      throw IOException(message);
+    }
     throw SSLException(reading ? truncated(peer) : "Connection closed: " + peer);
   }
   if (result.error == SSL_ERROR_ZERO_RETURN) {

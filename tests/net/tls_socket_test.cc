@@ -238,7 +238,7 @@ TEST_F(TlsSocketTest, WriteToAResetPeerFailsWithoutSigpipe) {
   ASSERT_EQ(server.serverFailure(), nullptr);
   const std::string lots = patternBytes(8 << 20, 5);
   // The process survives (no SIGPIPE) and the write fails with the socket's reason.
-  std::string message = messageOf<IOException>([&] {
+  std::string message = messageOf<SocketWriteException>([&] {
     for (int i = 0; i < 10; ++i) write(client.tls->sink(), lots);
   });
   EXPECT_THAT(message, MatchesRegex("(Connection reset by peer|Broken pipe): localhost \\(.*\\)"));
