@@ -306,7 +306,10 @@ void throwStreamFailure(SSL* ssl, const TlsCallResult& result, const std::string
       if (!reading) throw SocketWriteException(message, result.socketError);
       throw IOException(message);
     }
-    throw SSLException(reading ? truncated(peer) : "Connection closed: " + peer);
+    // A write fails so, with no error of its own, once a read has met the end of the stream
+    // (OpenSSL then refuses to go on): the end is the connection's failure, not the write's.
+    if (reading || result.sawEof) throw SSLException(truncated(peer));
+    throw SSLException("Connection closed: " + peer);
   }
   if (result.error == SSL_ERROR_ZERO_RETURN) {
     throw SSLException("The peer closed the TLS connection (close_notify): " + peer);

@@ -171,6 +171,22 @@ TEST_F(TlsSocketTest, EndWithoutCloseNotifyIsATruncation) {
   EXPECT_THAT(message, HasSubstr("closed without a TLS close_notify: the stream was truncated"));
 }
 
+TEST_F(TlsSocketTest, WriteAfterATruncationSaysTheStreamWasTruncated) {
+  // Once a read has met the end without close_notify, OpenSSL refuses writes with no socket error
+  // of its own: the write reports what the read found, not an errno left by an earlier read.
+  TlsServer server(serverContext(certificates.server()), [](TlsSocket* tls, Socket& socket) {
+    write(tls->sink(), "partial");
+    socket.close();
+  });
+  TlsClient client(*context, server.address());
+  client.tls->handshake(5s);
+  EXPECT_EQ(readExactly(client.tls->source(), 7), "partial");
+  EXPECT_THAT(messageOf<SSLException>([&] { readAll(client.tls->source()); }),
+              HasSubstr("closed without a TLS close_notify: the stream was truncated"));
+  EXPECT_THAT(messageOf<SSLException>([&] { write(client.tls->sink(), "more"); }),
+              HasSubstr("closed without a TLS close_notify: the stream was truncated"));
+}
+
 TEST_F(TlsSocketTest, ReadTimesOutAfterTheHandshake) {
   TlsServer server(serverContext(certificates.server()), [](TlsSocket*, Socket& socket) {
     drain(socket);  // Reads (and ignores) until the client goes away.
