@@ -3,7 +3,6 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -84,22 +83,6 @@ std::string RawPeer::Connection::readUntil(std::string_view terminator) {
     }
     result.append(chunk, n);
   }
-  return result;
-}
-
-std::string RawPeer::Connection::readAvailable(size_t limit) {
-  std::string result(limit, '\0');
-  size_t n = 0;
-  if (ssl_ != nullptr) {
-    pollfd ready{fd_, POLLIN, 0};
-    if (SSL_pending(ssl_) > 0 || ::poll(&ready, 1, 0) > 0) {
-      if (SSL_read_ex(ssl_, result.data(), limit, &n) != 1) n = 0;
-    }
-  } else {
-    ssize_t received = ::recv(fd_, result.data(), limit, MSG_DONTWAIT);
-    n = received > 0 ? static_cast<size_t>(received) : 0;
-  }
-  result.resize(n);
   return result;
 }
 

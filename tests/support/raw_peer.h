@@ -15,8 +15,10 @@ namespace tern::testing {
 // A hand-written server for a loopback connection, in cleartext or TLS, for what MockWebServer
 // cannot be made to do: it accepts one connection (or Options::connections), completes the TLS
 // handshake (OpenSSL's server side, with a certificate made in code) or breaks it as `handshake`
-// says, runs `serve`, and ends the connection as `end` says. It uses none of the code under test.
-// The thread ends by itself within 10 s; the destructor waits for it.
+// says, runs `serve`, and ends the connection as `end` says. Beyond setting up the certificate (as
+// MockWebServer does, with tern's configureServer()), it uses none of the code under test. Each
+// connection ends within 10 s (the socket's timeouts); the destructor stops waiting for more and
+// joins the thread.
 class RawPeer {
  public:
   // How the connection ends once `serve` returns.
@@ -62,8 +64,6 @@ class RawPeer {
     // Reads until `terminator` has been read (an HTTP/1.1 head: "\r\n\r\n") and returns all
     // that was read, which may go past it; what came before the end if the connection ended.
     std::string readUntil(std::string_view terminator);
-    // Reads what is already there, up to `limit` bytes, without waiting.
-    std::string readAvailable(size_t limit);
     // Sends FIN (shutdown(SHUT_WR)): the peer writes no more. No TLS close_notify.
     void shutdownOutput();
 
