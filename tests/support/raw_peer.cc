@@ -111,9 +111,12 @@ RawPeer::RawPeer(std::function<void(Connection&)> serve, Options options)
     ::setsockopt(listener_, SOL_SOCKET, SO_RCVBUF, &options_.receiveBuffer,
                  sizeof(options_.receiveBuffer));
   }
-  ::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  ::listen(listener_, 4);
-  ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
+  if (::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
+      ::listen(listener_, 4) != 0 ||
+      ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    ::close(listener_);
+    throw std::runtime_error("RawPeer: cannot listen on 127.0.0.1");
+  }
   port_ = ntohs(address.sin_port);
   thread_ = std::thread([this, script = std::move(serve)] { serveAll(script); });
 }
