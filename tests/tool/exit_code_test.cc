@@ -416,17 +416,16 @@ class ExitCodeAsCurlTest : public ::testing::Test {
     return http2Frame(kHeaders, kEndHeaders | (endStream ? kEndStream : 0), 1, fields);
   }
 
-  // -T uploadFile() over HTTP/2.
+  // -T of a 1 MiB file over HTTP/2: more than the stream's window of 64 KiB.
   std::vector<std::string> http2Upload() const {
     std::vector<std::string> args = http2();
-    args.insert(args.end(), {"-T", uploadFile()});
+    args.insert(args.end(), {"-T", uploadFile(1 << 20)});
     return args;
   }
 
-  // A 16 MiB file to upload: more than the kernel's buffers on both sides hold, so a client is
-  // still sending when the peer stops taking it.
-  std::string uploadFile() const {
-    return dir_.write("upload", std::string(16 << 20, 'u')).string();
+  // A file of `size` bytes to upload.
+  std::string uploadFile(size_t size) const {
+    return dir_.write("upload", std::string(size, 'u')).string();
   }
 
   // A peer that reads the head of an HTTP/1.1 upload (cleartext or TLS), runs `stop`, and then
@@ -445,9 +444,11 @@ class ExitCodeAsCurlTest : public ::testing::Test {
     };
   }
 
-  // -T uploadFile() over HTTP/1.1, without curl's "Expect: 100-continue" (tern sends none).
+  // -T of an 8 MiB file over HTTP/1.1, without curl's "Expect: 100-continue" (tern sends none):
+  // more than the client's socket buffer (4 MiB at most) and the peer's hold, so the client is
+  // still sending when the peer stops taking it.
   std::vector<std::string> http1Upload() const {
-    std::vector<std::string> args = {"--http1.1", "-T", uploadFile(), "-H", "Expect:"};
+    std::vector<std::string> args = {"--http1.1", "-T", uploadFile(8 << 20), "-H", "Expect:"};
     if (tls()) args.push_back("-k");
     return args;
   }
