@@ -51,6 +51,23 @@ class EOFException : public IOException {
   using IOException::IOException;
 };
 
+// Sending to the peer failed: the connection was reset, or closed by the peer, while tern wrote
+// to it (a request, or any HTTP/2 frame), over TCP or TLS. Java reports it as a SocketException
+// ("Broken pipe"); tern keeps it apart from a failed read, as curl does (its "Send failure").
+// errorNumber() is the system's error for the write (EPIPE: the peer had closed its side first;
+// ECONNRESET: it reset an open connection), and the message names it and the peer: "Broken
+// pipe: 127.0.0.1:8080". Connect and TLS handshake failures are not this, even when a write
+// failed: they throw ConnectException and the handshake's exceptions.
+class SocketWriteException : public IOException {
+ public:
+  SocketWriteException(const std::string& message, int errorNumber)
+      : IOException(message), errorNumber_(errorNumber) {}
+  int errorNumber() const noexcept { return errorNumber_; }
+
+ private:
+  int errorNumber_;
+};
+
 // A TLS failure (Java's javax.net.ssl.SSLException); the subtypes below say which kind.
 class SSLException : public IOException {
  public:

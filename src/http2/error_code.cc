@@ -64,6 +64,10 @@ std::exception_ptr copyOf(const std::exception_ptr& e) {
     return std::make_exception_ptr(SSLHandshakeException(x.what()));
   } catch (const SSLPeerUnverifiedException& x) {
     return std::make_exception_ptr(SSLPeerUnverifiedException(x.what()));
+  } catch (const SSLException& x) {
+    return std::make_exception_ptr(SSLException(x.what()));
+  } catch (const SocketWriteException& x) {
+    return std::make_exception_ptr(SocketWriteException(x.what(), x.errorNumber()));
   } catch (const std::exception& x) {
     return std::make_exception_ptr(IOException(x.what()));
   } catch (...) {

@@ -313,7 +313,7 @@ void Socket::SocketSink::write(Buffer& source, int64_t byteCount) {
       socket_.await(Operation::kWrite, limit->until, limit->timeout);
       continue;
     }
-    socket_.throwErrno(error);
+    socket_.throwWriteErrno(error);
   }
   socket_.readAfterWrite_.store(true, std::memory_order_relaxed);
 }
@@ -374,6 +374,11 @@ void Socket::checkOpen() const {
 void Socket::throwErrno(int error) const {
   const std::string where = remote_ ? remote_->describe() : std::string("?");
   throw IOException(errorMessage(error) + ": " + where);
+}
+
+void Socket::throwWriteErrno(int error) const {
+  const std::string where = remote_ ? remote_->describe() : std::string("?");
+  throw SocketWriteException(errorMessage(error) + ": " + where, error);
 }
 
 void Socket::cancel() noexcept {

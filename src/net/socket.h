@@ -178,6 +178,8 @@ class Socket {
              std::chrono::nanoseconds timeout) const;
   void checkOpen() const;  // Throws "Socket closed", "Canceled", or logic_error if unconnected.
   [[noreturn]] void throwErrno(int error) const;  // IOException("<strerror>: <peer>").
+  // A failed send: SocketWriteException("<strerror>: <peer>", error).
+  [[noreturn]] void throwWriteErrno(int error) const;
   void adoptFd(int fd);  // Sets fd_ (under fdLock_) and the socket options.
 
   mutable std::mutex fdLock_;  // Guards fd_ writes against cancel(); the owner reads fd_ freely.

@@ -132,6 +132,10 @@ int socketBioLastError(BIO* bio) {
   return s != nullptr ? s->lastError : 0;
 }
 
+void socketBioClearLastError(BIO* bio) {
+  if (SocketBioState* s = stateIfSocketBio(bio)) s->lastError = 0;
+}
+
 bool socketBioSawEof(BIO* bio) {
   SocketBioState* s = stateIfSocketBio(bio);
   return s != nullptr && s->eof;

@@ -20,7 +20,12 @@ BIO* newSocketBio(int fd);
 // The errno of the BIO's last failed recv() or send(), 0 if none; 0 for other BIOs.
 int socketBioLastError(BIO* bio);
 
-// True if the BIO's last recv() returned end of stream (the peer shut down its output).
+// Forgets the last failure's errno, so that the next socketBioLastError() is 0 unless a system
+// call fails after this. Called before each OpenSSL call: a non-blocking socket's reads leave
+// EAGAIN behind, which must not pass for the reason a later call failed.
+void socketBioClearLastError(BIO* bio);
+
+// True once a recv() of the BIO returned end of stream (the peer shut down its output).
 bool socketBioSawEof(BIO* bio);
 
 }  // namespace tern::internal

@@ -301,8 +301,15 @@ void throwHandshakeFailure(SSL* ssl, const TlsCallResult& result, const std::str
 void throwStreamFailure(SSL* ssl, const TlsCallResult& result, const std::string& peer,
                         bool reading) {
   if (result.error == SSL_ERROR_SYSCALL) {
-    if (result.socketError != 0) throw IOException(errorMessage(result.socketError) + ": " + peer);
-    throw SSLException(reading ? truncated(peer) : "Connection closed: " + peer);
+    if (result.socketError != 0) {
+      const std::string message = errorMessage(result.socketError) + ": " + peer;
+      if (!reading) throw SocketWriteException(message, result.socketError);
+      throw IOException(message);
+    }
+    // A write fails so, with no error of its own, once a read has met the end of the stream
+    // (OpenSSL then refuses to go on): the end is the connection's failure, not the write's.
+    if (reading || result.sawEof) throw SSLException(truncated(peer));
+    throw SSLException("Connection closed: " + peer);
   }
   if (result.error == SSL_ERROR_ZERO_RETURN) {
     throw SSLException("The peer closed the TLS connection (close_notify): " + peer);

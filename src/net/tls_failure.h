@@ -52,10 +52,11 @@ void recordVerifyFailures(SSL* ssl);
                                         const std::string& peer);
 
 // Throws the exception for a failed read (`reading`) or write after the handshake: IOException
-// naming the socket error for a reset; SSLException for a truncated stream ("Connection to <peer>
-// closed without a TLS close_notify: the stream was truncated"); SSLHandshakeException for an
-// alert that refuses the handshake late (TLS 1.3 servers reject a client certificate after the
-// client has finished); SSLException naming OpenSSL's error otherwise.
+// naming the socket error for a reset (a SocketWriteException for a write); SSLException for a
+// truncated stream ("Connection to <peer> closed without a TLS close_notify: the stream was
+// truncated"), also for a write after a read met that end; SSLHandshakeException for an alert that
+// refuses the handshake late (TLS 1.3 servers reject a client certificate after the client has
+// finished); SSLException naming OpenSSL's error otherwise.
 [[noreturn]] void throwStreamFailure(SSL* ssl, const TlsCallResult& result, const std::string& peer,
                                      bool reading);
 

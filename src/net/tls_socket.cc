@@ -41,6 +41,7 @@ TlsCallResult TlsSocket::call(Call&& sslCall) {
   TlsCallResult result;
   std::lock_guard lock(sslMutex_);
   ERR_clear_error();
+  socketBioClearLastError(SSL_get_rbio(ssl_.get()));  // The errno below is this call's own.
   const int rc = sslCall(ssl_.get(), result.bytes);
   if (rc == 1) return result;
   result.error = SSL_get_error(ssl_.get(), rc);

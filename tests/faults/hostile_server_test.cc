@@ -1,10 +1,11 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // Servers that misbehave in ways MockWebServer's policies do not script: trickling past the read
 // timeout, endless status and header lines, endless and oversized chunks, a body longer than its
-// Content-Length, and floods of what a peer can send faster than the caller takes it (interim
-// responses, HTTP/2 DATA, PINGs and SETTINGS). The call ends with a clear exception (or the right
-// response), in bounded time and memory, and the next call is not poisoned by what the bad one
-// left behind.
+// Content-Length, floods of what a peer can send faster than the caller takes it (interim
+// responses, HTTP/2 DATA, PINGs and SETTINGS), and HTTP/2 bodies cut short; each HTTP/2 peer over
+// h2c and over TLS (with and without close_notify). The call ends with a clear exception (or the
+// right response), in bounded time and memory, and the next call is not poisoned by what the bad
+// one left behind.
 #include <arpa/inet.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -20,9 +21,11 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "support/fd_count.h"
 #include "support/http2_peer.h"
+#include "support/raw_peer.h"
 #include "support/recording_event_listener.h"
 #include "tern/client.h"
 #include "tern/event_listener.h"
@@ -304,27 +307,59 @@ class HoldAtFirstHead : public EventListener {
   bool release_ = false;
 };
 
-// Runs a GET over h2c against `peer`, holding the call at its first head while the peer's frames
-// arrive, and returns the body or "<Type>: message" for what it threw.
-std::string http2Get(const Http2Peer& peer, HoldAtFirstHead& hold) {
-  Client client = Client::Builder()
-                      .protocols({Protocol::H2_PRIOR_KNOWLEDGE})
-                      .retryOnConnectionFailure(false)
-                      .readTimeout(5s)
-                      .writeTimeout(5s)
-                      .eventListener(std::shared_ptr<EventListener>(&hold, [](EventListener*) {}))
-                      .build();
-  std::string result;
-  try {
-    result = client.newCall(Request::Builder().url(peer.url()).build())->execute().body()->string();
-  } catch (const ProtocolException& e) {
-    result = std::string("ProtocolException: ") + e.what();
-  } catch (const IOException& e) {
-    result = std::string("IOException: ") + e.what();
+// HTTP/2 over h2c (prior knowledge) or over TLS with ALPN h2 (the parameter): each hostile
+// peer below runs both ways.
+class HostileHttp2ServerTest : public ::testing::TestWithParam<bool> {
+ protected:
+  bool tls() const { return GetParam(); }
+
+  Http2Peer::Options options(Http2Peer::End end = Http2Peer::End::kHold) const {
+    return {.tls = tls(), .end = end};
   }
-  client.connectionPool()->evictAll();
-  return result;
-}
+
+  // Runs a GET against `peer`, holding the call at its first head while the peer's frames
+  // arrive, and returns the body or "<Type>: message" for what it threw.
+  std::string get(const Http2Peer& peer, HoldAtFirstHead& hold) const {
+    return get(peer.url(), std::shared_ptr<EventListener>(&hold, [](EventListener*) {}));
+  }
+
+  // A client that speaks HTTP/2 to the peer, and does not retry (a peer takes one connection).
+  Client client(std::shared_ptr<EventListener> listener = EventListener::none()) const {
+    return Client::Builder()
+        .protocols(tls() ? std::vector<Protocol>{Protocol::HTTP_2, Protocol::HTTP_1_1}
+                         : std::vector<Protocol>{Protocol::H2_PRIOR_KNOWLEDGE})
+        .handshakeCertificates(RawPeer::certificates().clientTrust())
+        .retryOnConnectionFailure(false)
+        .readTimeout(5s)
+        .writeTimeout(5s)
+        .eventListener(std::move(listener))
+        .build();
+  }
+
+  std::string get(const std::string& url,
+                  std::shared_ptr<EventListener> listener = EventListener::none()) const {
+    Client client = this->client(std::move(listener));
+    std::string result;
+    try {
+      result = client.newCall(Request::Builder().url(url).build())->execute().body()->string();
+    } catch (const ProtocolException& e) {
+      result = std::string("ProtocolException: ") + e.what();
+    } catch (const SSLHandshakeException& e) {
+      result = std::string("SSLHandshakeException: ") + e.what();
+    } catch (const SSLException& e) {
+      result = std::string("SSLException: ") + e.what();
+    } catch (const IOException& e) {
+      result = std::string("IOException: ") + e.what();
+    }
+    client.connectionPool()->evictAll();
+    return result;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(H2cAndTls, HostileHttp2ServerTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Tls" : "H2c";
+                         });
 
 // Interim heads of `blockSize` decoded bytes each on HTTP/2: the first puts a field of 4,000 bytes
 // in HPACK's dynamic table (RFC 7541 §6.2.1), and each head names it `references` times with a
@@ -350,16 +385,18 @@ std::string interimFlood(int heads, int references) {
   return out;
 }
 
-TEST(HostileHttp2ServerTest, InterimResponseFloodOfLargeHeadsStaysWithinTheHeaderListLimit) {
+TEST_P(HostileHttp2ServerTest, InterimResponseFloodOfLargeHeadsStaysWithinTheHeaderListLimit) {
   // 2,000 heads of about 120 KiB decoded each, 240 MiB in all, from 80 KiB on the wire.
   HoldAtFirstHead hold;
-  Http2Peer peer([&](Http2Peer::Connection& connection) {
-    connection.write(interimFlood(2000, 30));
-    connection.pingPong();
-    hold.release();
-  });
+  Http2Peer peer(
+      [&](Http2Peer::Connection& connection) {
+        connection.write(interimFlood(2000, 30));
+        connection.pingPong();
+        hold.release();
+      },
+      options());
   int64_t before = peakResidentBytes();
-  std::string result = http2Get(peer, hold);
+  std::string result = get(peer, hold);
   EXPECT_THAT(result,
               ::testing::AllOf(
                   ::testing::StartsWith("ProtocolException: HTTP/2 header list"),
@@ -367,71 +404,140 @@ TEST(HostileHttp2ServerTest, InterimResponseFloodOfLargeHeadsStaysWithinTheHeade
   EXPECT_LT(peakResidentBytes() - before, kMemoryMargin);
 }
 
-TEST(HostileHttp2ServerTest, InterimResponseFloodOfSmallHeadsStopsAtTheCount) {
+TEST_P(HostileHttp2ServerTest, InterimResponseFloodOfSmallHeadsStopsAtTheCount) {
   // 12,000 heads of a few bytes: within the header-list budget, but far too many.
   HoldAtFirstHead hold;
-  Http2Peer peer([&](Http2Peer::Connection& connection) {
-    connection.write(interimFlood(12000, 0));
-    connection.pingPong();
-    hold.release();
-  });
+  Http2Peer peer(
+      [&](Http2Peer::Connection& connection) {
+        connection.write(interimFlood(12000, 0));
+        connection.pingPong();
+        hold.release();
+      },
+      options());
   int64_t before = peakResidentBytes();
-  std::string result = http2Get(peer, hold);
+  std::string result = get(peer, hold);
   EXPECT_THAT(result, ::testing::MatchesRegex(
                           "ProtocolException: more than 32 interim \\(1xx\\) responses from "
                           "127.0.0.1:[0-9]+ on HTTP/2 stream 1"));
   EXPECT_LT(peakResidentBytes() - before, kMemoryMargin);
 }
 
-TEST(HostileHttp2ServerTest, AFewInterimResponsesAreSkipped) {
+TEST_P(HostileHttp2ServerTest, AFewInterimResponsesAreSkipped) {
   HoldAtFirstHead hold;
-  Http2Peer peer([&](Http2Peer::Connection& connection) {
-    connection.write(interimFlood(32, 1));  // 32 heads of 4 KiB: within both limits.
-    connection.pingPong();
-    hold.release();
-  });
-  EXPECT_EQ(http2Get(peer, hold), "hi");
+  Http2Peer peer(
+      [&](Http2Peer::Connection& connection) {
+        connection.write(interimFlood(32, 1));  // 32 heads of 4 KiB: within both limits.
+        connection.pingPong();
+        hold.release();
+      },
+      options());
+  EXPECT_EQ(get(peer, hold), "hi");
 }
 
-TEST(HostileHttp2ServerTest, DataNobodyReadsStopsAtTheStreamWindow) {
+TEST_P(HostileHttp2ServerTest, DataNobodyReadsStopsAtTheStreamWindow) {
   // 24 MiB of DATA for a response whose body is not read: the stream's window (16 MiB) is all
   // the client buffers; past it the peer breaks flow control (RFC 9113 §6.9.1).
   HoldAtFirstHead hold;
-  Http2Peer peer([&](Http2Peer::Connection& connection) {
-    connection.write(http2Frame(kHeaders, kEndHeaders, 1, hpackStatus(200)));
-    std::string frame = http2Frame(kData, 0, 1, std::string(16384, 'd'));
-    for (int i = 0; i < 24 * 64 && connection.write(frame); ++i) {
-    }
-    connection.pingPong();  // Returns at the client's GOAWAY.
-    hold.release();
-  });
+  Http2Peer peer(
+      [&](Http2Peer::Connection& connection) {
+        connection.write(http2Frame(kHeaders, kEndHeaders, 1, hpackStatus(200)));
+        std::string frame = http2Frame(kData, 0, 1, std::string(16384, 'd'));
+        for (int i = 0; i < 24 * 64 && connection.write(frame); ++i) {
+        }
+        connection.pingPong();  // Returns at the client's GOAWAY.
+        hold.release();
+      },
+      options());
   int64_t before = peakResidentBytes();
-  std::string result = http2Get(peer, hold);
+  std::string result = get(peer, hold);
   EXPECT_THAT(result, ::testing::HasSubstr("FLOW_CONTROL_ERROR")) << result.substr(0, 200);
   EXPECT_LT(peakResidentBytes() - before,
             int64_t{16} * 1024 * 1024 * kSanitizerScale + kMemoryMargin);
 }
 
-TEST(HostileHttp2ServerTest, PingAndSettingsFloodsEndTheConnection) {
+TEST_P(HostileHttp2ServerTest, PingAndSettingsFloodsEndTheConnection) {
   // Each PING and SETTINGS asks for an acknowledgement; a peer that sends them without reading
   // would have them pile up. nghttp2 counts the unsent ones (1,000 at most) and ends the session.
+  // Over TLS a record (16 KiB) holds fewer than 1,000 of them, so no one read brings a flood:
+  // the client answers each batch before it reads the next, and would stop reading were the
+  // answers not taken. Either way nothing piles up; the peer then closes the connection.
   for (uint8_t type : {kPing, kSettings}) {
-    HoldAtFirstHead hold;
-    hold.release();
-    Http2Peer peer([&](Http2Peer::Connection& connection) {
-      std::string frame = http2Frame(type, 0, 0, type == kPing ? "12345678" : "");
-      std::string batch;
-      for (int i = 0; i < 1000; ++i) batch += frame;
-      for (int i = 0; i < 200 && connection.write(batch); ++i) {
-      }
-    });
+    Http2Peer peer(
+        [&](Http2Peer::Connection& connection) {
+          std::string frame = http2Frame(type, 0, 0, type == kPing ? "12345678" : "");
+          std::string batch;
+          for (int i = 0; i < 1000; ++i) batch += frame;
+          for (int i = 0; i < 200 && connection.write(batch); ++i) {
+          }
+        },
+        options(Http2Peer::End::kCloseNotify));
     int64_t before = peakResidentBytes();
-    std::string result = http2Get(peer, hold);
-    // "Flooding was detected" when one read brings more than 1,000; else the write timeout.
-    EXPECT_THAT(result, ::testing::AnyOf(::testing::StartsWith("ProtocolException: "),
-                                         ::testing::StartsWith("IOException: ")))
-        << result;
+    auto start = std::chrono::steady_clock::now();
+    std::string result = get(peer.url());
+    // "Flooding was detected" when the unsent ACKs pass 1,000 (over h2c, one read of 64 KiB
+    // brings that many; over TLS, only when answers fall behind); else the end of the stream.
+    const ::testing::Matcher<std::string> flooded =
+        ::testing::MatchesRegex("ProtocolException: .*Flooding was detected.*");
+    const ::testing::Matcher<std::string> ended =
+        ::testing::MatchesRegex("IOException: unexpected end of stream on HTTP/2 connection to .*");
+    EXPECT_THAT(result, tls() ? ::testing::AnyOf(flooded, ended) : flooded) << result;
     EXPECT_LT(peakResidentBytes() - before, kMemoryMargin);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+  }
+}
+
+TEST_P(HostileHttp2ServerTest, BodyCutShortWithoutCloseNotify) {
+  // Over TLS a close without close_notify may be an attacker's truncation (RFC 8446 §6.1).
+  Http2Peer peer(
+      [](Http2Peer::Connection& connection) {
+        connection.write(http2Frame(kHeaders, kEndHeaders, 1,
+                                    hpackStatus(200) + hpackLiteral("content-length", "100")) +
+                         http2Frame(kData, 0, 1, "0123456789"));
+      },
+      options(Http2Peer::End::kClose));
+  auto start = std::chrono::steady_clock::now();
+  std::string result = get(peer.url());
+  EXPECT_THAT(result,
+              tls() ? ::testing::MatchesRegex("SSLException: Connection to .*127.0.0.1:[0-9]+.* "
+                                              "closed without a TLS close_notify: the stream "
+                                              "was truncated")
+                    : ::testing::MatchesRegex("IOException: unexpected end of stream on HTTP/2 "
+                                              "connection to 127.0.0.1:[0-9]+"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+}
+
+TEST_P(HostileHttp2ServerTest, BodyCutShortAfterCloseNotify) {
+  // The TLS stream ended cleanly, but the HTTP/2 stream had not.
+  Http2Peer peer(
+      [](Http2Peer::Connection& connection) {
+        connection.write(http2Frame(kHeaders, kEndHeaders, 1,
+                                    hpackStatus(200) + hpackLiteral("content-length", "100")) +
+                         http2Frame(kData, 0, 1, "0123456789"));
+      },
+      options(Http2Peer::End::kCloseNotify));
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_THAT(get(peer.url()), ::testing::MatchesRegex("IOException: unexpected end of stream on "
+                                                       "HTTP/2 connection to 127.0.0.1:[0-9]+"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+}
+
+TEST_P(HostileHttp2ServerTest, ResetWhileTheClientWaitsForWindowIsTheReadersFailure) {
+  // The upload stops at the stream's 64 KiB window (the peer grants no more); the reset reaches
+  // the connection's reader first, so it is a read's failure, not a SocketWriteException.
+  Http2Peer peer([](Http2Peer::Connection&) { std::this_thread::sleep_for(200ms); },
+                 options(Http2Peer::End::kReset));
+  Client client = this->client();
+  Request request = Request::Builder()
+                        .url(peer.url())
+                        .post(RequestBody::create(std::string(1 << 20, 'u')))
+                        .build();
+  try {
+    client.newCall(request)->execute();
+    ADD_FAILURE() << "no exception";
+  } catch (const SocketWriteException& e) {
+    ADD_FAILURE() << "a write's failure: " << e.what();
+  } catch (const IOException& e) {
+    EXPECT_THAT(e.what(), ::testing::StartsWith("Connection reset by peer: ")) << e.what();
   }
 }
 

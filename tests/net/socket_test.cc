@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <future>
@@ -287,6 +288,7 @@ TEST(SocketTest, ReadAfterPeerResetThrowsIOException) {
     EXPECT_EQ(
         "Connection reset by peer: localhost (127.0.0.1:" + std::to_string(listener.port()) + ")",
         std::string(e.what()));
+    EXPECT_EQ(dynamic_cast<const SocketWriteException*>(&e), nullptr);  // A read's failure.
   }
 }
 
@@ -304,10 +306,11 @@ TEST(SocketTest, WriteAfterPeerResetThrowsWithoutSigpipe) {
     for (int i = 0; i < 100; ++i) {
       writeUtf8(*c.socket, "are you there?");
     }
-    FAIL() << "expected IOException";
-  } catch (const IOException& e) {
+    FAIL() << "expected SocketWriteException";
+  } catch (const SocketWriteException& e) {
     EXPECT_THAT(e.what(), ::testing::AnyOf(StartsWith("Connection reset by peer: "),
                                            StartsWith("Broken pipe: ")));
+    EXPECT_THAT(e.errorNumber(), ::testing::AnyOf(ECONNRESET, EPIPE));
   }
 }
 

@@ -171,6 +171,22 @@ TEST_F(TlsSocketTest, EndWithoutCloseNotifyIsATruncation) {
   EXPECT_THAT(message, HasSubstr("closed without a TLS close_notify: the stream was truncated"));
 }
 
+TEST_F(TlsSocketTest, WriteAfterATruncationSaysTheStreamWasTruncated) {
+  // Once a read has met the end without close_notify, OpenSSL refuses writes with no socket error
+  // of its own: the write reports what the read found, not an errno left by an earlier read.
+  TlsServer server(serverContext(certificates.server()), [](TlsSocket* tls, Socket& socket) {
+    write(tls->sink(), "partial");
+    socket.close();
+  });
+  TlsClient client(*context, server.address());
+  client.tls->handshake(5s);
+  EXPECT_EQ(readExactly(client.tls->source(), 7), "partial");
+  EXPECT_THAT(messageOf<SSLException>([&] { readAll(client.tls->source()); }),
+              HasSubstr("closed without a TLS close_notify: the stream was truncated"));
+  EXPECT_THAT(messageOf<SSLException>([&] { write(client.tls->sink(), "more"); }),
+              HasSubstr("closed without a TLS close_notify: the stream was truncated"));
+}
+
 TEST_F(TlsSocketTest, ReadTimesOutAfterTheHandshake) {
   TlsServer server(serverContext(certificates.server()), [](TlsSocket*, Socket& socket) {
     drain(socket);  // Reads (and ignores) until the client goes away.
@@ -238,7 +254,7 @@ TEST_F(TlsSocketTest, WriteToAResetPeerFailsWithoutSigpipe) {
   ASSERT_EQ(server.serverFailure(), nullptr);
   const std::string lots = patternBytes(8 << 20, 5);
   // The process survives (no SIGPIPE) and the write fails with the socket's reason.
-  std::string message = messageOf<IOException>([&] {
+  std::string message = messageOf<SocketWriteException>([&] {
     for (int i = 0; i < 10; ++i) write(client.tls->sink(), lots);
   });
   EXPECT_THAT(message, MatchesRegex("(Connection reset by peer|Broken pipe): localhost \\(.*\\)"));

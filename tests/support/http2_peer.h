@@ -5,7 +5,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <thread>
+
+#include "support/raw_peer.h"
 
 namespace tern::testing {
 
@@ -22,49 +23,41 @@ inline constexpr uint8_t kData = 0, kHeaders = 1, kRstStream = 3, kSettings = 4,
                          kPing = 6, kGoaway = 7;
 inline constexpr uint8_t kEndStream = 1, kAck = 1, kEndHeaders = 4;
 
-// A hand-written HTTP/2 server (h2c, prior knowledge) for one connection, for what MockWebServer
-// cannot be made to do: it reads the client's preface and frames up to its first HEADERS (so
-// stream 1 is open), writes its SETTINGS and the ACK of the client's, runs `script`, and then
-// ends the connection as `end` says. Loopback only; the thread ends by itself within 10 s.
+// A hand-written HTTP/2 server for one connection, for what MockWebServer cannot be made to do:
+// h2c with prior knowledge, or TLS with ALPN h2 (RawPeer's options). It reads the client's
+// preface and frames up to its first HEADERS (so stream 1 is open), writes its SETTINGS and the
+// ACK of the client's, runs `script`, and then ends the connection as the options say. Loopback
+// only; the thread ends by itself within 10 s.
 class Http2Peer {
  public:
-  enum class End {
-    kHold,   // Keep the connection open (reading) until the client closes it or 10 s pass.
-    kClose,  // Close it cleanly (FIN).
-    kReset,  // Abort it (RST, SO_LINGER 0).
-  };
+  using End = RawPeer::End;
+  using Options = RawPeer::Options;
 
   // What the script can do with the connection.
   class Connection {
    public:
     // Writes `bytes`; false once the client is gone.
-    bool write(std::string_view bytes);
+    bool write(std::string_view bytes) { return raw_.write(bytes); }
     // Sends a PING and reads the client's frames until its ACK, so everything written before it
     // has been processed by the client (RFC 9113 §6.7). Returns false if the connection ended, or
     // the client sent GOAWAY, first.
     bool pingPong();
+    // The connection beneath, for what is not HTTP/2 (a FIN, reading the rest).
+    RawPeer::Connection& raw() { return raw_; }
 
    private:
     friend class Http2Peer;
-    explicit Connection(int fd) : fd_(fd) {}
-    bool readFully(char* out, size_t length);
-    int fd_;
+    explicit Connection(RawPeer::Connection& raw) : raw_(raw) {}
+    RawPeer::Connection& raw_;
   };
 
   explicit Http2Peer(std::function<void(Connection&)> script, End end = End::kHold);
-  ~Http2Peer();
-  Http2Peer(const Http2Peer&) = delete;
-  Http2Peer& operator=(const Http2Peer&) = delete;
+  Http2Peer(std::function<void(Connection&)> script, Options options);
 
-  std::string url() const;
+  std::string url() const { return peer_.url(); }
 
  private:
-  void serve(const std::function<void(Connection&)>& script);
-
-  int listener_ = -1;
-  int port_ = 0;
-  const End end_;
-  std::thread thread_;
+  RawPeer peer_;
 };
 
 }  // namespace tern::testing

@@ -4,22 +4,29 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <exception>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/http2_peer.h"
+#include "support/raw_peer.h"
+#include "temp_dir.h"
 #include "tern/client.h"
 #include "tern/exceptions.h"
 #include "tern/mockwebserver/mock_web_server.h"
+#include "tool_process.h"
 
 namespace tern::tool {
 namespace {
 
 using namespace std::chrono_literals;
-using namespace tern::testing;  // Http2Peer and its frames.
+using namespace tern::testing;  // Http2Peer, RawPeer and HTTP/2 frames.
 
 FailureContext context() {
   FailureContext context;
@@ -85,6 +92,43 @@ TEST(ExitCodeTest, ToolExceptionKeepsItsCodeAndMessage) {
 TEST(ExitCodeTest, TlsFailures) {
   EXPECT_EQ(classify(SSLHandshakeException("handshake failed")).exitCode, 35);
   EXPECT_EQ(classify(SSLPeerUnverifiedException("hostname mismatch")).exitCode, 60);
+  // A reset during the handshake is the socket's IOException; curl counts it as the handshake's.
+  TransferError reset =
+      classify(IOException("TLS handshake with a (1.2.3.4:443) failed: Connection reset by peer"));
+  EXPECT_EQ(reset.exitCode, 35);
+  EXPECT_EQ(reset.message,
+            "SSL connect error: TLS handshake with a (1.2.3.4:443) failed: Connection reset by "
+            "peer");
+}
+
+// A write that failed, as curl 7.88 reports the same failure: 55 ("Send failure") or 56. Over
+// HTTP/1.1 curl's concurrent read sees a reset first, and only a broken pipe (the server had
+// closed its side) fails its send (exit_code.cc's sendFailure() says why).
+TEST(ExitCodeTest, SendFailuresAsCurl) {
+  struct Row {
+    int errorNumber;
+    std::optional<Protocol> protocol;
+    int exitCode;
+  };
+  const Row rows[] = {
+      {EPIPE, Protocol::HTTP_1_1, 55},
+      {ECONNRESET, Protocol::HTTP_1_1, 56},
+      {EPIPE, std::nullopt, 55},
+      {ECONNRESET, std::nullopt, 56},
+      {EPIPE, Protocol::HTTP_2, 55},
+      {ECONNRESET, Protocol::HTTP_2, 55},
+      {ECONNRESET, Protocol::H2_PRIOR_KNOWLEDGE, 55},
+  };
+  for (const Row& row : rows) {
+    FailureContext c = context();
+    c.protocol = row.protocol;
+    TransferError error = classifyFailure(
+        std::make_exception_ptr(SocketWriteException("Broken pipe: a:1", row.errorNumber)), c);
+    EXPECT_EQ(error.exitCode, row.exitCode)
+        << row.errorNumber << " " << (row.protocol ? toString(*row.protocol) : "none");
+    EXPECT_EQ(error.message,
+              row.exitCode == 55 ? "Send failure: Broken pipe: a:1" : "Broken pipe: a:1");
+  }
 }
 
 TEST(ExitCodeTest, CertificateProblemsAre60AndPinMismatches90) {
@@ -173,20 +217,37 @@ TEST(ExitCodeTest, Http2AndTlsFailuresAsCurl) {
   }
 }
 
+// A peer flooding SETTINGS, each asking for an ACK: 1,800 of them (16 KiB) in each write, so that
+// one read, even of one TLS record, brings more than the 1,000 unsent ACKs nghttp2 allows. (A
+// record holds fewer PINGs than that: over TLS a PING flood is answered as it comes.)
+std::function<void(Http2Peer::Connection&)> settingsFlood() {
+  std::string settings;
+  for (int i = 0; i < 1800; ++i) settings += http2Frame(kSettings, 0, 0, "");
+  return [settings](Http2Peer::Connection& connection) {
+    for (int i = 0; i < 100 && connection.write(settings); ++i) {
+    }
+  };
+}
+
 // The same, from real failures: MockWebServer's socket policies and a hand-written HTTP/2 peer
-// for what MockWebServer cannot do. Each runs a GET over h2c and classifies what it threw.
+// for what MockWebServer cannot do. Each runs a GET over h2c (or TLS with ALPN h2, with tls_)
+// and classifies what it threw.
 class ExitCodeEndToEndTest : public ::testing::Test {
  protected:
   // `bytesRead` body bytes are read before the failure is classified, as the tool counts them.
   // `retry` false for Http2Peer, which takes one connection.
   int exitCodeOf(const std::string& url, bool retry = true) {
-    Client client = Client::Builder()
-                        .protocols({Protocol::H2_PRIOR_KNOWLEDGE})
-                        .retryOnConnectionFailure(retry)
-                        .readTimeout(std::chrono::seconds(5))
-                        .build();
+    Client client =
+        Client::Builder()
+            .protocols(tls_ ? std::vector<Protocol>{Protocol::HTTP_2, Protocol::HTTP_1_1}
+                            : std::vector<Protocol>{Protocol::H2_PRIOR_KNOWLEDGE})
+            .handshakeCertificates(RawPeer::certificates().clientTrust())
+            .retryOnConnectionFailure(retry)
+            .readTimeout(std::chrono::seconds(5))
+            .build();
     FailureContext c = context();
     c.bytesReceived = 0;
+    c.protocol = tls_ ? Protocol::HTTP_2 : Protocol::H2_PRIOR_KNOWLEDGE;
     try {
       Response response = client.newCall(Request::Builder().url(url).build())->execute();
       Buffer sink;
@@ -215,14 +276,18 @@ class ExitCodeEndToEndTest : public ::testing::Test {
 
   int exitCodeOf(std::function<void(Http2Peer::Connection&)> script,
                  Http2Peer::End end = Http2Peer::End::kClose) {
-    Http2Peer peer(std::move(script), end);
+    Http2Peer peer(std::move(script), {.tls = tls_, .end = end});
     return exitCodeOf(peer.url(), false);
   }
+
+  // curl 7.88.1's code for each hostile behaviour (docs/tool.md, Exit codes), over h2c or TLS.
+  void expectCurlsCodesFromHostileHttp2Peer();
 
   static std::string response(std::string fields, bool endStream = false) {
     return http2Frame(kHeaders, kEndHeaders | (endStream ? kEndStream : 0), 1, fields);
   }
 
+  bool tls_ = false;
   std::string messages_;
 };
 
@@ -235,7 +300,7 @@ TEST_F(ExitCodeEndToEndTest, MockWebServerPolicies) {
   EXPECT_EQ(exitCodeOf(SocketPolicy::DisconnectAfterRequest{}), 18) << messages_;
 }
 
-TEST_F(ExitCodeEndToEndTest, HostileHttp2Peer) {
+void ExitCodeEndToEndTest::expectCurlsCodesFromHostileHttp2Peer() {
   auto write = [](std::string bytes) {
     return [bytes](Http2Peer::Connection& connection) { connection.write(bytes); };
   };
@@ -253,8 +318,12 @@ TEST_F(ExitCodeEndToEndTest, HostileHttp2Peer) {
                        hold),
             92)
       << messages_;
-  // Cut short: the connection ends mid-body.
+  // Cut short: the connection ends mid-body (over TLS without close_notify, then with it).
   EXPECT_EQ(exitCodeOf(write(response(ok + length100) + http2Frame(kData, 0, 1, "0123456789"))), 18)
+      << messages_;
+  EXPECT_EQ(exitCodeOf(write(response(ok + length100) + http2Frame(kData, 0, 1, "0123456789")),
+                       Http2Peer::End::kCloseNotify),
+            18)
       << messages_;
   // The server's GOAWAY refuses the stream.
   EXPECT_EQ(exitCodeOf(write(http2Frame(kGoaway, 0, 0, std::string("\0\0\0\0\0\0\0\1", 8)))), 16)
@@ -268,12 +337,218 @@ TEST_F(ExitCodeEndToEndTest, HostileHttp2Peer) {
             18)
       << messages_;
   // Floods nghttp2 or tern refuses.
-  std::string pings;
-  for (int i = 0; i < 5000; ++i) pings += http2Frame(kPing, 0, 0, "12345678");
-  EXPECT_EQ(exitCodeOf(write(pings), Http2Peer::End::kHold), 56) << messages_;
+  EXPECT_EQ(exitCodeOf(settingsFlood(), Http2Peer::End::kHold), 56) << messages_;
   std::string hints;
   for (int i = 0; i < 100; ++i) hints += response(hpackStatus(103));
   EXPECT_EQ(exitCodeOf(write(hints + response(ok, true))), 56) << messages_;
+}
+
+TEST_F(ExitCodeEndToEndTest, HostileHttp2Peer) { expectCurlsCodesFromHostileHttp2Peer(); }
+
+TEST_F(ExitCodeEndToEndTest, HostileHttp2PeerOverTls) {
+  tls_ = true;
+  expectCurlsCodesFromHostileHttp2Peer();
+}
+
+TEST_F(ExitCodeEndToEndTest, BrokenTlsHandshakesAreThirtyFive) {
+  tls_ = true;
+  for (auto handshake :
+       {RawPeer::Handshake::kResetAfterClientHello, RawPeer::Handshake::kCloseAfterClientHello,
+        RawPeer::Handshake::kGarbage, RawPeer::Handshake::kPartialServerHello}) {
+    RawPeer peer([](RawPeer::Connection&) {}, {.tls = true, .handshake = handshake});
+    EXPECT_EQ(exitCodeOf(peer.url(), false), 35) << messages_;
+  }
+}
+
+// The built tern binary and curl itself, each against a fresh hostile peer of the same kind (a
+// peer takes one connection): tern's exit code must be curl's. Where curl is not installed, the
+// code curl 7.88.1 gave stands in for it.
+class ExitCodeAsCurlTest : public ::testing::Test {
+ protected:
+  bool tls() const { return tls_; }
+
+  // How each client speaks HTTP/2 to the peer: ALPN h2 over TLS (its certificate unverified:
+  // -k), or h2c with prior knowledge.
+  std::vector<std::string> http2() const {
+    return tls() ? std::vector<std::string>{"--http2", "-k"}
+                 : std::vector<std::string>{"--http2-prior-knowledge"};
+  }
+
+  // Runs tern, and curl where installed, with `args` and the URL of a peer `makePeer()` makes for
+  // each, and expects tern's exit code to be curl's (or `measured`, curl 7.88.1's, without curl).
+  template <typename MakePeer>
+  void expectAsCurl(const MakePeer& makePeer, std::vector<std::string> args, int measured) {
+    args.insert(args.begin(), {"-sS", "-o", "/dev/null", "--max-time", "10"});
+    auto run = [&](bool curl) {
+      auto peer = makePeer();
+      std::vector<std::string> withUrl = args;
+      withUrl.push_back(peer->url());
+      auto start = std::chrono::steady_clock::now();
+      testing::ToolRun result = curl ? testing::runCurl(withUrl, "", {}, std::chrono::seconds(20))
+                                     : testing::runTern(withUrl, "", {}, std::chrono::seconds(20));
+      EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5)) << result.err;
+      return result;
+    };
+    testing::ToolRun tern = run(false);
+    if (testing::findCurl().empty()) {
+      EXPECT_EQ(tern.exitCode, measured) << tern.err;
+      return;
+    }
+    testing::ToolRun curl = run(true);
+    EXPECT_EQ(tern.exitCode, curl.exitCode) << "curl: " << curl.err << "tern: " << tern.err;
+  }
+
+  // A peer running `script` over HTTP/2 (TLS or h2c, as the parameter says), for `connections`
+  // connections.
+  auto http2Peer(std::function<void(Http2Peer::Connection&)> script,
+                 Http2Peer::End end = Http2Peer::End::kClose, int connections = 1) {
+    return [this, script, end, connections] {
+      return std::make_unique<Http2Peer>(
+          script, Http2Peer::Options{.tls = tls(), .end = end, .connections = connections});
+    };
+  }
+
+  static std::function<void(Http2Peer::Connection&)> write(std::string bytes) {
+    return [bytes](Http2Peer::Connection& connection) { connection.write(bytes); };
+  }
+
+  static std::string response(std::string fields, bool endStream = false) {
+    return http2Frame(kHeaders, kEndHeaders | (endStream ? kEndStream : 0), 1, fields);
+  }
+
+  // -T of a 1 MiB file over HTTP/2: more than the stream's window of 64 KiB.
+  std::vector<std::string> http2Upload() const {
+    std::vector<std::string> args = http2();
+    args.insert(args.end(), {"-T", uploadFile(1 << 20)});
+    return args;
+  }
+
+  // A file of `size` bytes to upload.
+  std::string uploadFile(size_t size) const {
+    return dir_.write("upload", std::string(size, 'u')).string();
+  }
+
+  // A peer that reads the head of an HTTP/1.1 upload (cleartext or TLS), runs `stop`, and then
+  // resets the connection. Its receive buffer is small: the upload stalls once it stops reading.
+  auto http1UploadPeer(std::function<void(RawPeer::Connection&)> stop) {
+    return [this, stop] {
+      return std::make_unique<RawPeer>(
+          [stop](RawPeer::Connection& connection) {
+            connection.readUntil("\r\n\r\n");
+            stop(connection);
+          },
+          RawPeer::Options{.tls = tls(),
+                           .end = RawPeer::End::kReset,
+                           .alpn = {"http/1.1"},
+                           .receiveBuffer = 64 * 1024});
+    };
+  }
+
+  // -T of an 8 MiB file over HTTP/1.1, without curl's "Expect: 100-continue" (tern sends none):
+  // more than the client's socket buffer (4 MiB at most) and the peer's hold, so the client is
+  // still sending when the peer stops taking it.
+  std::vector<std::string> http1Upload() const {
+    std::vector<std::string> args = {"--http1.1", "-T", uploadFile(8 << 20), "-H", "Expect:"};
+    if (tls()) args.push_back("-k");
+    return args;
+  }
+
+  bool tls_ = true;
+  testing::TempDir dir_;
+};
+
+// Each case in cleartext (h2c with prior knowledge for HTTP/2) and over TLS (the parameter).
+class ExitCodeAsCurlBothWaysTest : public ExitCodeAsCurlTest,
+                                   public ::testing::WithParamInterface<bool> {
+ protected:
+  void SetUp() override { tls_ = GetParam(); }
+};
+
+INSTANTIATE_TEST_SUITE_P(CleartextAndTls, ExitCodeAsCurlBothWaysTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Tls" : "Cleartext";
+                         });
+
+TEST_P(ExitCodeAsCurlBothWaysTest, StreamResetOrMadeInvalid) {
+  const std::string ok = hpackStatus(200);
+  const auto hold = Http2Peer::End::kHold;
+  std::string reset = http2Frame(kRstStream, 0, 1, std::string("\0\0\0\1", 4));
+  expectAsCurl(http2Peer(write(reset), hold), http2(), 92);
+  expectAsCurl(http2Peer(write(response(hpackLiteral("content-type", "text/plain"), true)), hold),
+               http2(), 92);
+  expectAsCurl(http2Peer(write(response(ok + hpackLiteral("content-length", "10")) +
+                               http2Frame(kData, kEndStream, 1, "short")),
+                         hold),
+               http2(), 92);
+}
+
+TEST_P(ExitCodeAsCurlBothWaysTest, BodyCutShortWithAndWithoutCloseNotify) {
+  std::string cut = response(hpackStatus(200) + hpackLiteral("content-length", "100")) +
+                    http2Frame(kData, 0, 1, "0123456789");
+  expectAsCurl(http2Peer(write(cut), Http2Peer::End::kClose), http2(), 18);
+  expectAsCurl(http2Peer(write(cut), Http2Peer::End::kCloseNotify), http2(), 18);
+}
+
+TEST_P(ExitCodeAsCurlBothWaysTest, GoawayRefusingTheStreamIsSixteen) {
+  // tern tries a refused stream again on a new connection, as OkHttp does (curl does not), and
+  // reports the last refusal: the peer refuses every connection, as a server would.
+  expectAsCurl(http2Peer(write(http2Frame(kGoaway, 0, 0, std::string("\0\0\0\0\0\0\0\1", 8))),
+                         Http2Peer::End::kClose, 8),
+               http2(), 16);
+}
+
+TEST_P(ExitCodeAsCurlBothWaysTest, ConnectionErrorBeforeAndAfterTheBody) {
+  // DATA on stream 0 (RFC 9113 §6.1): the client answers with GOAWAY. The peer then closes, as
+  // servers do after a GOAWAY (curl 7.88 waits for that close mid-body, until -m).
+  expectAsCurl(http2Peer(write(http2Frame(kData, 0, 0, "abc")), Http2Peer::End::kHold), http2(),
+               52);
+  expectAsCurl(
+      http2Peer(write(response(hpackStatus(200) + hpackLiteral("content-length", "100")) +
+                      http2Frame(kData, 0, 1, "0123456789") + http2Frame(kData, 0, 0, "abc"))),
+      http2(), 18);
+}
+
+TEST_P(ExitCodeAsCurlBothWaysTest, Floods) {
+  expectAsCurl(http2Peer(settingsFlood(), Http2Peer::End::kHold), http2(), 56);
+  // 12,000 interim heads (curl 7.88 reads 100 of them, where tern stops at 32).
+  std::string hints;
+  for (int i = 0; i < 12000; ++i) hints += response(hpackStatus(103));
+  expectAsCurl(http2Peer(write(hints + response(hpackStatus(200), true))), http2(), 56);
+}
+
+TEST_P(ExitCodeAsCurlBothWaysTest, ResetWhileTheClientWaitsForWindowIsFiftySix) {
+  // The upload stops at the stream's 64 KiB window; both clients' reads see the reset first.
+  expectAsCurl(http2Peer([](Http2Peer::Connection&) { std::this_thread::sleep_for(200ms); },
+                         Http2Peer::End::kReset),
+               http2Upload(), 56);
+}
+
+TEST_F(ExitCodeAsCurlTest, BrokenHandshakesAreThirtyFive) {
+  for (auto handshake :
+       {RawPeer::Handshake::kResetAfterClientHello, RawPeer::Handshake::kCloseAfterClientHello,
+        RawPeer::Handshake::kGarbage, RawPeer::Handshake::kPartialServerHello}) {
+    expectAsCurl(
+        [&] {
+          return std::make_unique<RawPeer>([](RawPeer::Connection&) {},
+                                           RawPeer::Options{.tls = true, .handshake = handshake});
+        },
+        http2(), 35);
+  }
+}
+
+TEST_P(ExitCodeAsCurlBothWaysTest, Http1UploadTheServerClosesThenResetsIsFiftyFive) {
+  // Its FIN first: curl's read sees the end and stops, and its send then fails (Broken pipe).
+  expectAsCurl(http1UploadPeer([](RawPeer::Connection& connection) {
+                 connection.shutdownOutput();
+                 std::this_thread::sleep_for(200ms);
+               }),
+               http1Upload(), 55);
+}
+
+TEST_P(ExitCodeAsCurlBothWaysTest, Http1UploadTheServerResetsIsFiftySix) {
+  // A reset while the client is blocked sending: curl's read sees it first.
+  expectAsCurl(http1UploadPeer([](RawPeer::Connection&) { std::this_thread::sleep_for(200ms); }),
+               http1Upload(), 56);
 }
 
 TEST(ExitCodeTest, AnythingElseIsTwoWithItsMessage) {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/protocol.h"
+
 namespace tern::tool {
 
 using Clock = std::chrono::steady_clock;
@@ -39,6 +41,8 @@ struct CallTrace {
   int localPort = 0;
   // Bytes of every request sent: heads as HTTP/1.1 writes them, and bodies (%{size_request}).
   int64_t requestBytes = 0;
+  // The protocol of the last connection the call used, once it had one: how a failure is read.
+  std::optional<Protocol> protocol;
 
   // When the first event named `name` came, or nullopt.
   std::optional<Clock::time_point> first(std::string_view name) const;

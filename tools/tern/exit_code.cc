@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "exit_code.h"
 
+#include <cerrno>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -79,6 +80,31 @@ TransferError http2Failure(const IOException& e, const FailureContext& context) 
   return {kExitOk, ""};
 }
 
+// A write to the server failed (SocketWriteException), told apart as curl 7.88 tells a failed
+// send (55, "Send failure") from a failed read (56, "Recv failure"): by which of its system calls
+// sees the connection's end first. curl reads the response while it sends the request, so
+// - over HTTP/1.1 a reset while the request goes out is seen by its read (56), and its send
+//   fails first only once its read has seen the server close its side (FIN) and stopped
+//   reading: then the reset that follows fails the send (55, "Broken pipe"). tern sends an
+//   HTTP/1.1 request before it reads, so its write sees both, and the write's error tells which:
+//   EPIPE once the server had closed its side, ECONNRESET for a reset of an open connection;
+// - over HTTP/2 both clients read on their own while they write, and whichever call sees the
+//   failure first reports it: a write's is 55 (tern's reader thread, had it seen it first, would
+//   have failed the stream with its read's error instead).
+TransferError sendFailure(const SocketWriteException& e, const FailureContext& context) {
+  bool http2 =
+      context.protocol == Protocol::HTTP_2 || context.protocol == Protocol::H2_PRIOR_KNOWLEDGE;
+  if (!http2 && e.errorNumber() != EPIPE) return {kExitRecvError, e.what()};
+  return {kExitSendError, std::string("Send failure: ") + e.what()};
+}
+
+// tern's TLS layer says "TLS handshake with <peer> failed: ..." for every handshake failure; the
+// ones that are the socket's (a reset) are plain IOExceptions, as Java's SocketException. curl
+// counts every failed handshake as 35.
+bool isHandshakeFailure(const IOException& e) {
+  return std::string_view(e.what()).starts_with("TLS handshake with ");
+}
+
 std::string milliseconds(const FailureContext& context) {
   return std::to_string(context.elapsed.count());
 }
@@ -133,7 +159,12 @@ TransferError classifyFailure(const std::exception_ptr& failure, const FailureCo
             std::string("SSL peer certificate or SSH remote key was not OK: ") + e.what()};
   } catch (const EOFException& e) {
     return {kExitPartialFile, e.what()};
+  } catch (const SocketWriteException& e) {
+    return sendFailure(e, context);
   } catch (const IOException& e) {
+    if (isHandshakeFailure(e)) {
+      return {kExitSslConnectError, std::string("SSL connect error: ") + e.what()};
+    }
     TransferError http2 = http2Failure(e, context);
     if (http2.exitCode != kExitOk) return http2;
     try {

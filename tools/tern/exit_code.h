@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "tern/exceptions.h"
+#include "tern/protocol.h"
 
 namespace tern::tool {
 
@@ -75,6 +77,8 @@ struct FailureContext {
   int64_t bytesReceived = 0;
   // The client's own limit on follow-ups, reported when it, not --max-redirs, stops a transfer.
   int64_t clientMaxRedirects = 20;
+  // The protocol of the connection the failure happened on; nullopt before there was one.
+  std::optional<Protocol> protocol;
 };
 
 // The exit code and the message printed after "tern: (N) " for a failure.
@@ -88,13 +92,16 @@ struct TransferError {
 // SocketTimeoutException and other InterruptedIOExceptions 28; too many redirects 47; an
 // SSLHandshakeException caused by the server's certificate (a CertificateException inside) and an
 // SSLPeerUnverifiedException for the host name 60; a pinned key mismatch (--pinnedpubkey, or a
-// CertificatePinner's "Certificate pinning failure!") 90; other SSLHandshakeExceptions 35;
-// EOFException 18. HTTP/2, as curl 7.88 tells its failures apart: a stream reset by the server
-// or made invalid (StreamResetException) 92, with NO_ERROR 52, REFUSED_STREAM 56, refused by the
-// server's GOAWAY 16; the connection ending mid-stream (with or without TLS close_notify) 18; a
-// connection error of the server's that the client answered with GOAWAY 52 before any body
-// byte, 18 after; input nghttp2 or tern refused (floods, headers over a limit) 56. Otherwise
-// ProtocolException 8; any other IOException 56; anything else 2 with its message.
+// CertificatePinner's "Certificate pinning failure!") 90; other SSLHandshakeExceptions, and a
+// connection reset during the TLS handshake, 35; EOFException 18. A write that failed
+// (SocketWriteException) 55, as curl's "Send failure" (but 56 for a reset while an HTTP/1.1 request
+// went out: see sendFailure() in exit_code.cc). HTTP/2, as curl 7.88 tells its failures apart: a
+// stream reset by the server or made invalid (StreamResetException) 92, with NO_ERROR 52,
+// REFUSED_STREAM 56, refused by the server's GOAWAY 16; the connection ending mid-stream (with or
+// without TLS close_notify) 18; a connection error of the server's that the client answered with
+// GOAWAY 52 before any body byte, 18 after; input nghttp2 or tern refused (floods, headers over a
+// limit) 56. Otherwise ProtocolException 8; any other IOException 56; anything else 2 with its
+// message.
 TransferError classifyFailure(const std::exception_ptr& failure, const FailureContext& context);
 
 }  // namespace tern::tool

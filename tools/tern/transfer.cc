@@ -515,6 +515,7 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
 
 void TransferRunner::fail(Transfer& t, std::exception_ptr failure) {
   t.context.elapsed = millisecondsSince(t.start);
+  if (t.trace) t.context.protocol = t.trace->protocol;
   failure = withEmptyReply(std::move(failure), t.log);
 
   TransferError error = classifyFailure(failure, t.context);

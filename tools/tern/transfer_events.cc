@@ -127,6 +127,7 @@ class TransferEventListener final : public EventListener {
       std::lock_guard lock(session_.mutex_);
       trace_->remoteIp = remote.address().hostAddress();
       trace_->remotePort = remote.port();
+      trace_->protocol = connection.protocol();
       InetSocketAddress local = connection.localAddress();
       trace_->localIp = local.address().hostAddress();
       trace_->localPort = local.port();
