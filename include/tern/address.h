@@ -13,6 +13,8 @@
 #include "tern/hostname_verifier.h"
 #include "tern/http_url.h"
 #include "tern/protocol.h"
+#include "tern/proxy.h"
+#include "tern/proxy_selector.h"
 
 namespace tern::internal {
 class TlsContext;
@@ -25,7 +27,8 @@ class Authenticator;
 
 // A specification for a connection to an origin server, as OkHttp's Address: the host and port
 // from the URL plus everything about the client that shapes the connection (DNS, protocols,
-// connection specs, the proxy authenticator, and for https the TLS settings: whom to trust, the
+// connection specs, the proxy (or the selector that picks one) and its authenticator, and for
+// https the TLS settings: whom to trust, the
 // client certificate, the hostname verifier and the certificate pinner). Calls with equal
 // addresses may share a pooled connection, so two clients with different TLS settings never
 // share one. An immutable value, cheap to copy: copies (and the addresses a client makes for each
@@ -36,13 +39,15 @@ class Address {
   // internal), then with `hostnameVerifier` and `certificatePinner` (required for https, unused
   // for http). Throws std::invalid_argument if the host is not a valid host, the port is outside
   // 1..65535, `dns` or `proxyAuthenticator` is null, or an https address lacks a verifier or
-  // pinner.
+  // pinner. `proxy`, when set, is the one proxy to use (Proxy::direct(): none); otherwise
+  // `proxySelector` chooses (null: ProxySelector::noProxy()).
   Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
           std::shared_ptr<internal::TlsContext> sslContext,
           std::shared_ptr<HostnameVerifier> hostnameVerifier,
           std::optional<CertificatePinner> certificatePinner,
           std::shared_ptr<Authenticator> proxyAuthenticator, std::vector<Protocol> protocols,
-          std::vector<ConnectionSpec> connectionSpecs);
+          std::vector<ConnectionSpec> connectionSpecs, std::optional<Proxy> proxy = std::nullopt,
+          std::shared_ptr<ProxySelector> proxySelector = nullptr);
 
   // A cleartext (http) address with the default connection specs, for tests and tools.
   Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
@@ -55,6 +60,11 @@ class Address {
     return settings_->proxyAuthenticator;
   }
   const std::vector<Protocol>& protocols() const noexcept { return settings_->protocols; }
+  // The proxy every connection uses, if one was set; else proxySelector() chooses.
+  const std::optional<Proxy>& proxy() const noexcept { return settings_->proxy; }
+  const std::shared_ptr<ProxySelector>& proxySelector() const noexcept {
+    return settings_->proxySelector;
+  }
   const std::vector<ConnectionSpec>& connectionSpecs() const noexcept {
     return settings_->connectionSpecs;
   }
@@ -70,8 +80,9 @@ class Address {
     return settings_->certificatePinner;
   }
 
-  // True if everything but the host is equal (the same DNS, authenticator, protocols, connection
-  // specs, TLS context, verifier and pins, scheme and port): what connection coalescing compares.
+  // True if everything but the host is equal (the same DNS, proxy, proxy selector, authenticator,
+  // protocols, connection specs, TLS context, verifier and pins, scheme and port): what
+  // connection coalescing compares.
   bool equalsNonHost(const Address& other) const noexcept;
 
   // Equal host too. Dns, authenticators, TLS contexts and verifiers compare by identity.
@@ -92,6 +103,10 @@ class Address {
     std::shared_ptr<Authenticator> proxyAuthenticator;
     std::vector<Protocol> protocols;
     std::vector<ConnectionSpec> connectionSpecs;
+    std::optional<Proxy> proxy;
+    std::shared_ptr<ProxySelector> proxySelector;  // Never null.
+    // For HTTPS proxies: whom to trust for the proxy's own certificate (null: the system's).
+    std::shared_ptr<internal::TlsContext> proxySslContext;
   };
   Address(HttpUrl url, std::shared_ptr<const Settings> settings) noexcept
       : url_(std::move(url)), settings_(std::move(settings)) {}

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "tern/address.h"
@@ -19,6 +20,8 @@
 #include "tern/hostname_verifier.h"
 #include "tern/interceptor.h"
 #include "tern/protocol.h"
+#include "tern/proxy.h"
+#include "tern/proxy_selector.h"
 #include "tern/request.h"
 #include "tern/tls/handshake_certificates.h"
 
@@ -89,6 +92,8 @@ class Client {
   const std::shared_ptr<Dns>& dns() const noexcept;
   const std::shared_ptr<Authenticator>& authenticator() const noexcept;
   const std::shared_ptr<Authenticator>& proxyAuthenticator() const noexcept;
+  const std::optional<Proxy>& proxy() const noexcept;
+  const std::shared_ptr<ProxySelector>& proxySelector() const noexcept;
   const std::shared_ptr<CookieJar>& cookieJar() const noexcept;
   const std::vector<Protocol>& protocols() const noexcept;
   const std::vector<ConnectionSpec>& connectionSpecs() const noexcept;
@@ -176,8 +181,17 @@ class Client::Builder {
   Builder& dns(std::shared_ptr<Dns> dns);
   // Answers 401 challenges from origin servers (Authenticator::none() by default).
   Builder& authenticator(std::shared_ptr<Authenticator> authenticator);
-  // Answers 407 challenges from proxies (Authenticator::none() by default).
+  // Answers 407 challenges from proxies (Authenticator::none() by default): to CONNECT, and to
+  // requests sent through an HTTP proxy. Before each CONNECT it is also asked with a made-up 407
+  // whose challenge is "OkHttp-Preemptive", so it can send credentials before being asked.
   Builder& proxyAuthenticator(std::shared_ptr<Authenticator> proxyAuthenticator);
+  // The one proxy every call uses (Proxy::direct(): none), instead of the proxy selector's
+  // choice, as OkHttp's proxy(). Unset by default. See docs/connections.md.
+  Builder& proxy(Proxy proxy);
+  // Chooses the proxies for each URL when no proxy() is set. By default
+  // ProxySelector::fromEnvironment(), read when the Builder is made: http_proxy, https_proxy,
+  // all_proxy and no_proxy, as curl reads them.
+  Builder& proxySelector(std::shared_ptr<ProxySelector> proxySelector);
   // Stores cookies between calls (CookieJar::noCookies() by default).
   Builder& cookieJar(std::shared_ptr<CookieJar> cookieJar);
 
@@ -239,6 +253,8 @@ class Client::Builder {
   std::shared_ptr<Dns> dns_;
   std::shared_ptr<Authenticator> authenticator_;
   std::shared_ptr<Authenticator> proxyAuthenticator_;
+  std::optional<Proxy> proxy_;
+  std::shared_ptr<ProxySelector> proxySelector_;
   std::shared_ptr<CookieJar> cookieJar_;
   std::vector<Protocol> protocols_;
   std::vector<ConnectionSpec> connectionSpecs_;

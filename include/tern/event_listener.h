@@ -77,9 +77,10 @@ class EventListener {
   virtual void dispatcherQueueStart(Call& /*call*/, Dispatcher& /*dispatcher*/) {}
   virtual void dispatcherQueueEnd(Call& /*call*/, Dispatcher& /*dispatcher*/) {}
 
-  // Before and after choosing the proxies for `url` (scheme, host and port). tern has no proxy
-  // support yet: `proxies` is empty, which means a direct connection. (When proxies arrive this
-  // becomes their list, described as OkHttp's Proxy.toString() does.)
+  // Before and after choosing the proxies for `url` (scheme, host and port): `proxies` lists
+  // them in the order they will be tried, as Proxy::toString() describes them ("DIRECT",
+  // "HTTP @ proxy.example:3128", "SOCKS @ 127.0.0.1:1080"). Through a proxy, dnsStart/End are
+  // for the proxy's host and connectStart/End for the proxy's address.
   virtual void proxySelectStart(Call& /*call*/, const HttpUrl& /*url*/) {}
   virtual void proxySelectEnd(Call& /*call*/, const HttpUrl& /*url*/,
                               const std::vector<std::string>& /*proxies*/) {}

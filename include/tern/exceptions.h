@@ -108,6 +108,21 @@ class CertificateException : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A proxy would not connect the client to the origin server: an HTTP proxy answered CONNECT
+// with other than 2xx (responseCode() is its status: 407 when it wanted credentials the proxy
+// authenticator did not give), or a SOCKS5 proxy refused the greeting, the credentials or the
+// connect (responseCode() is 0; the message gives RFC 1928's reply). The message names the proxy
+// and the origin. (OkHttp throws a plain IOException here, with the same message for CONNECT.)
+class ProxyException : public IOException {
+ public:
+  explicit ProxyException(const std::string& message, int responseCode = 0)
+      : IOException(message), responseCode_(responseCode) {}
+  int responseCode() const noexcept { return responseCode_; }
+
+ private:
+  int responseCode_;
+};
+
 // An HTTP/2 stream was reset by the peer or locally; errorCode is the RST_STREAM code (RFC 9113
 // §7).
 class StreamResetException : public IOException {

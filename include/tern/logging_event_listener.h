@@ -20,7 +20,7 @@ namespace tern {
 //
 //   [0 ms] callStart: Request{method=GET, url=http://example.com/}
 //   [0 ms] proxySelectStart: http://example.com/
-//   [0 ms] proxySelectEnd: []
+//   [0 ms] proxySelectEnd: [DIRECT]
 //   [0 ms] dnsStart: example.com
 //   [4 ms] dnsEnd: [example.com/93.184.215.14]
 //   [4 ms] connectStart: 93.184.215.14:80

@@ -41,11 +41,12 @@ struct Client::State {
     std::call_once(prototypesMade, [&] {
       httpPrototype.emplace("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
                             settings.proxyAuthenticator_, settings.protocols_,
-                            settings.connectionSpecs_);
+                            settings.connectionSpecs_, settings.proxy_,
+                            settings.proxySelector_);
       httpsPrototype.emplace("localhost", 443, settings.dns_, settings.sslContext_,
                              settings.hostnameVerifier_, settings.certificatePinner_,
                              settings.proxyAuthenticator_, settings.protocols_,
-                             settings.connectionSpecs_);
+                             settings.connectionSpecs_, settings.proxy_, settings.proxySelector_);
     });
     return https ? *httpsPrototype : *httpPrototype;
   }
@@ -151,6 +152,10 @@ const std::shared_ptr<Authenticator>& Client::authenticator() const noexcept {
 const std::shared_ptr<Authenticator>& Client::proxyAuthenticator() const noexcept {
   return state_->settings.proxyAuthenticator_;
 }
+const std::optional<Proxy>& Client::proxy() const noexcept { return state_->settings.proxy_; }
+const std::shared_ptr<ProxySelector>& Client::proxySelector() const noexcept {
+  return state_->settings.proxySelector_;
+}
 const std::shared_ptr<CookieJar>& Client::cookieJar() const noexcept {
   return state_->settings.cookieJar_;
 }
@@ -187,6 +192,7 @@ Client::Builder::Builder()
       dns_(Dns::system()),
       authenticator_(Authenticator::none()),
       proxyAuthenticator_(Authenticator::none()),
+      proxySelector_(ProxySelector::fromEnvironment()),
       cookieJar_(CookieJar::noCookies()),
       protocols_{Protocol::HTTP_2, Protocol::HTTP_1_1},
       connectionSpecs_{ConnectionSpec::MODERN_TLS, ConnectionSpec::CLEARTEXT},
@@ -285,6 +291,16 @@ Client::Builder& Client::Builder::authenticator(std::shared_ptr<Authenticator> a
 Client::Builder& Client::Builder::proxyAuthenticator(
     std::shared_ptr<Authenticator> proxyAuthenticator) {
   proxyAuthenticator_ = checkNotNull(std::move(proxyAuthenticator), "proxyAuthenticator");
+  return *this;
+}
+
+Client::Builder& Client::Builder::proxy(Proxy proxy) {
+  proxy_ = std::move(proxy);
+  return *this;
+}
+
+Client::Builder& Client::Builder::proxySelector(std::shared_ptr<ProxySelector> proxySelector) {
+  proxySelector_ = checkNotNull(std::move(proxySelector), "proxySelector");
   return *this;
 }
 

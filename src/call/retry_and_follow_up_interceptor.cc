@@ -176,9 +176,15 @@ std::optional<Request> RetryAndFollowUpInterceptor::followUpRequest(const Client
   int code = userResponse.code();
 
   switch (code) {
-    case kHttpProxyAuth:
-      // Only a proxy may ask for proxy credentials, and tern does not use proxies yet.
-      throw ProtocolException("Received HTTP_PROXY_AUTH (407) code while not using proxy");
+    case kHttpProxyAuth: {
+      // Only a proxy may ask for proxy credentials: one that requests go through (a tunnel's
+      // 407 comes while connecting, and is answered there).
+      const Proxy::Type type = route ? route->proxy().type() : Proxy::Type::DIRECT;
+      if (type != Proxy::Type::HTTP && type != Proxy::Type::HTTPS) {
+        throw ProtocolException("Received HTTP_PROXY_AUTH (407) code while not using proxy");
+      }
+      return client.proxyAuthenticator()->authenticate(route, userResponse);
+    }
 
     case kHttpUnauthorized:
       return client.authenticator()->authenticate(route, userResponse);

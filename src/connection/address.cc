@@ -25,7 +25,8 @@ Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns
                  std::shared_ptr<HostnameVerifier> hostnameVerifier,
                  std::optional<CertificatePinner> certificatePinner,
                  std::shared_ptr<Authenticator> proxyAuthenticator, std::vector<Protocol> protocols,
-                 std::vector<ConnectionSpec> connectionSpecs)
+                 std::vector<ConnectionSpec> connectionSpecs, std::optional<Proxy> proxy,
+                 std::shared_ptr<ProxySelector> proxySelector)
     : url_(HttpUrl::Builder()
                .scheme(sslContext ? "https" : "http")
                .host(uriHost)
@@ -47,7 +48,8 @@ Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns
   settings_ = std::make_shared<const Settings>(
       Settings{std::move(dns), std::move(sslContext), std::move(hostnameVerifier),
                std::move(certificatePinner), std::move(proxyAuthenticator), std::move(protocols),
-               std::move(connectionSpecs)});
+               std::move(connectionSpecs), std::move(proxy),
+               proxySelector ? std::move(proxySelector) : ProxySelector::noProxy(), nullptr});
 }
 
 Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
@@ -64,7 +66,8 @@ bool Address::equalsNonHost(const Address& other) const noexcept {
       (a.dns == b.dns && a.proxyAuthenticator == b.proxyAuthenticator &&
        a.protocols == b.protocols && a.connectionSpecs == b.connectionSpecs &&
        a.sslContext == b.sslContext && a.hostnameVerifier == b.hostnameVerifier &&
-       a.certificatePinner == b.certificatePinner);
+       a.certificatePinner == b.certificatePinner && a.proxy == b.proxy &&
+       a.proxySelector == b.proxySelector && a.proxySslContext == b.proxySslContext);
   return sameSettings && url_.scheme() == other.url_.scheme() && url_.port() == other.url_.port();
 }
 
@@ -84,6 +87,17 @@ namespace tern::internal {
 
 Address AddressAccess::withOrigin(const Address& prototype, const HttpUrl& url) {
   return Address(HttpUrlAccess::origin(url), prototype.settings_);
+}
+
+Address AddressAccess::withProxySslContext(const Address& address,
+                                           std::shared_ptr<TlsContext> proxySslContext) {
+  auto settings = std::make_shared<Address::Settings>(*address.settings_);
+  settings->proxySslContext = std::move(proxySslContext);
+  return Address(address.url_, std::move(settings));
+}
+
+const std::shared_ptr<TlsContext>& AddressAccess::proxySslContext(const Address& address) {
+  return address.settings_->proxySslContext;
 }
 
 }  // namespace tern::internal

@@ -1,10 +1,14 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <memory>
+
 #include "tern/address.h"
 #include "tern/http_url.h"
 
 namespace tern::internal {
+
+class TlsContext;
 
 // Makes the Address of each call cheaply: a client keeps one prototype address per scheme, and
 // each call's address shares its settings, only the origin differs.
@@ -12,6 +16,12 @@ struct AddressAccess {
   // An address for the origin (scheme, host, port) of `url`, with `prototype`'s settings.
   // `url` must have `prototype`'s scheme.
   static Address withOrigin(const Address& prototype, const HttpUrl& url);
+
+  // A copy of `address` whose HTTPS proxies are trusted through `proxySslContext`.
+  static Address withProxySslContext(const Address& address,
+                                     std::shared_ptr<TlsContext> proxySslContext);
+  // The TLS context for an HTTPS proxy's certificate, or null (then the system's trust).
+  static const std::shared_ptr<TlsContext>& proxySslContext(const Address& address);
 };
 
 }  // namespace tern::internal

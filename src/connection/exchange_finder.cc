@@ -255,9 +255,11 @@ std::shared_ptr<RealConnection> ExchangeFinder::connectRoutes(
     race.finished.push_back(attempt);
     race.finishedChanged.notify_all();
   };
-  auto start = [&](Route route, ConnectionSpecSelector specSelector) {
+  auto start = [&](Route route, ConnectionSpecSelector specSelector,
+                   std::optional<TunnelRetry> tunnel = std::nullopt) {
     auto attempt = std::make_unique<Attempt>(pool_, std::move(route), std::move(specSelector));
     Attempt* raw = attempt.get();
+    if (tunnel) raw->connection->setTunnelRequest(std::move(tunnel->request), tunnel->attempt);
     user_.addConnectionToCancel(raw->connection);
     user_.connectStart(raw->connection->route().socketAddress());
     inFlight.push_back(std::move(attempt));
@@ -303,7 +305,12 @@ std::shared_ptr<RealConnection> ExchangeFinder::connectRoutes(
     try {
       std::rethrow_exception(e);
     } catch (const IOException& ioe) {
-      user_.connectFailed(attempt->connection->route().socketAddress(), std::nullopt, ioe);
+      const Route& route = attempt->connection->route();
+      user_.connectFailed(route.socketAddress(), std::nullopt, ioe);
+      // The selector hears of a proxy that failed (not of a race's loser it did not fail).
+      if (!route.proxy().isDirect() && !dynamic_cast<const InterruptedIOException*>(&ioe)) {
+        address_.proxySelector()->connectFailed(address_.url(), route.proxy(), ioe);
+      }
     }
     if (!firstFailure) firstFailure = e;
   };
@@ -370,6 +377,16 @@ std::shared_ptr<RealConnection> ExchangeFinder::connectRoutes(
         user_.connectEnd(winner->connection->route().socketAddress(),
                          winner->connection->protocol());
         return winner->connection;
+      } catch (TunnelRetry& tunnel) {
+        // The proxy closed the connection after a 407 that the proxy authenticator answered:
+        // this attempt ends (as OkHttp's, with connectEnd and no protocol), and a new connection
+        // over the same route sends the authenticated CONNECT.
+        std::unique_ptr<Attempt> ended = remove(done);
+        ended->connection->closeSocket();
+        user_.connectEnd(ended->connection->route().socketAddress(), std::nullopt);
+        if (user_.isCanceled()) throw InterruptedIOException("Canceled");
+        start(ended->connection->route(), ended->specSelector, std::move(tunnel));
+        continue;
       } catch (const IOException& e) {
         std::unique_ptr<Attempt> failed = remove(done);
         bool retrySpec = settings_.retryOnConnectionFailure &&

@@ -16,7 +16,12 @@
 #include "http2/connection_shutdown_exception.h"
 #include "http2/error_code.h"
 #include "http2/http2_exchange_codec.h"
+#include "net/socks5.h"
 #include "net/tls_context.h"
+#include "http/message_framing.h"
+#include "tern/authenticator.h"
+#include "tern/credentials.h"
+#include "tern/version.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
 #include "tern/ok_hostname_verifier.h"
@@ -24,6 +29,13 @@
 
 namespace tern::internal {
 namespace {
+
+// "host:port", IPv6 in brackets: a CONNECT request's target and Host (RFC 9112 §3.2.3).
+std::string authority(const HttpUrl& url) {
+  const std::string& host = url.host();
+  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+         std::to_string(url.port());
+}
 
 // The ALPN identifiers to offer for `protocols` (RFC 7301), in the client's order of preference.
 std::vector<std::string> alpnProtocols(const std::vector<Protocol>& protocols) {
@@ -73,11 +85,22 @@ void RealConnection::connectSocket(std::chrono::milliseconds connectTimeout) {
   socket_->connect(route_.socketAddress(), connectTimeout);
 }
 
+void RealConnection::setTunnelRequest(Request request, int attempt) {
+  tunnelRequest_ = std::move(request);
+  tunnelAttempt_ = attempt;
+}
+
 void RealConnection::connectTlsEtc(std::chrono::milliseconds connectTimeout,
                                    ConnectionSpecSelector& specSelector,
                                    const ConnectionSettings& settings, ConnectionUser& user) {
   Source* source = &socket_->source();
   Sink* sink = &socket_->sink();
+  const Proxy& proxy = route_.proxy();
+  if (proxy.type() == Proxy::Type::SOCKS) connectSocks(connectTimeout);
+  if (proxy.type() == Proxy::Type::HTTPS) {
+    throw UnknownServiceException("HTTPS proxies are not supported yet: " + proxy.toString());
+  }
+  if (route_.requiresTunnel()) createTunnel(*source, *sink, connectTimeout);
   if (route_.address().sslContext()) {
     user.secureConnectStart();
     connectTls(connectTimeout, specSelector);  // Sets protocol_ to what ALPN chose.
@@ -110,6 +133,96 @@ void RealConnection::connectTlsEtc(std::chrono::milliseconds connectTimeout,
   }
   source_ = buffer(*source);
   sink_ = buffer(*sink);
+}
+
+void RealConnection::connectSocks(std::chrono::milliseconds connectTimeout) {
+  const Proxy& proxy = route_.proxy();
+  const HttpUrl& url = route_.address().url();
+  std::string target = url.host();
+  if (!proxy.remoteDns() && !InetAddress::parse(target)) {
+    // socks5://: the client resolves the origin and sends the proxy its address.
+    std::vector<InetAddress> addresses = route_.address().dns()->lookup(target);
+    if (addresses.empty()) throw UnknownHostException("Dns returned no addresses for " + target);
+    target = addresses.front().hostAddress();
+  }
+  socket_->source().timeout().timeout(connectTimeout);
+  socket_->sink().timeout().timeout(connectTimeout);
+  socks5Connect(socket_->source(), socket_->sink(), proxy, target, url.port());
+}
+
+Request RealConnection::makeTunnelRequest() const {
+  const Address& address = route_.address();
+  const Proxy& proxy = route_.proxy();
+  Request::Builder builder;
+  builder.url(address.url())
+      .method("CONNECT", nullptr)
+      .header("Host", authority(address.url()))
+      .header("Proxy-Connection", "Keep-Alive")  // For HTTP/1.0 proxies.
+      .header("User-Agent", userAgent());
+  if (proxy.hasCredentials()) {
+    builder.header("Proxy-Authorization",
+                   Credentials::basic(proxy.username(), proxy.password()));
+    return builder.build();
+  }
+  Request request = builder.build();
+  // The proxy authenticator may add credentials before the proxy asks, as OkHttp's: it sees a
+  // made-up 407 whose challenge is "OkHttp-Preemptive".
+  Response fakeAuthChallenge = Response::Builder()
+                                   .request(request)
+                                   .protocol(Protocol::HTTP_1_1)
+                                   .code(407)
+                                   .message("Preemptive Authenticate")
+                                   .header("Proxy-Authenticate", "OkHttp-Preemptive")
+                                   .build();
+  std::optional<Request> authenticated =
+      address.proxyAuthenticator()->authenticate(&route_, fakeAuthChallenge);
+  return authenticated ? *authenticated : request;
+}
+
+void RealConnection::createTunnel(Source& source, Sink& sink,
+                                  std::chrono::milliseconds connectTimeout) {
+  // At most this many CONNECTs, as OkHttp's MAX_TUNNEL_ATTEMPTS: an authenticator that keeps
+  // answering must not loop forever.
+  constexpr int kMaxTunnelAttempts = 21;
+  const Address& address = route_.address();
+  const std::string target = authority(address.url());
+  const std::string where = " (" + route_.proxy().toString() + " to " + target + ")";
+  Request request = tunnelRequest_ ? *tunnelRequest_ : makeTunnelRequest();
+  source.timeout().timeout(connectTimeout);
+  sink.timeout().timeout(connectTimeout);
+  // Buffered for the CONNECT exchange only: a proxy says nothing after its 2xx until the
+  // client speaks, so nothing of the tunnel's is read here (checked below).
+  std::unique_ptr<BufferedSource> bufferedSource = buffer(source);
+  std::unique_ptr<BufferedSink> bufferedSink = buffer(sink);
+  for (int attempt = tunnelAttempt_ + 1;; ++attempt) {
+    if (attempt > kMaxTunnelAttempts) {
+      throw ProtocolException("Too many tunnel connections attempted: " +
+                              std::to_string(kMaxTunnelAttempts) + where);
+    }
+    Http1ExchangeCodec codec(*this, *bufferedSource, *bufferedSink);
+    codec.writeRequest(request.headers(), "CONNECT " + target + " HTTP/1.1");
+    codec.flushRequest();
+    std::optional<Response::Builder> head = codec.readResponseHeaders(false);
+    Response response = head->request(request).build();
+    codec.skipConnectBody(response);
+    const int code = response.code();
+    if (code >= 200 && code < 300) {
+      if (bufferedSource->buffer().size() > 0) {
+        throw IOException("TLS tunnel buffered too many bytes!" + where);
+      }
+      return;
+    }
+    if (code != 407) {
+      throw ProxyException("Unexpected response code for CONNECT: " + std::to_string(code) + where,
+                           code);
+    }
+    std::optional<Request> next = address.proxyAuthenticator()->authenticate(&route_, response);
+    if (!next) throw ProxyException("Failed to authenticate with proxy" + where, 407);
+    if (hasToken(response.headers(), "Connection", "close")) {
+      throw TunnelRetry{std::move(*next), attempt};  // A new connection, then this request.
+    }
+    request = std::move(*next);
+  }
 }
 
 void RealConnection::connectTls(std::chrono::milliseconds connectTimeout,
@@ -171,7 +284,19 @@ std::unique_ptr<ExchangeCodec> RealConnection::newCodec(std::chrono::millisecond
   Sink& sink = tlsSocket_ ? tlsSocket_->sink() : socket_->sink();
   source.timeout().timeout(readTimeout);
   sink.timeout().timeout(writeTimeout);
-  return std::make_unique<Http1ExchangeCodec>(*this, *source_, *sink_);
+  // Through an HTTP proxy without a tunnel, requests name the whole URL, and carry the proxy's
+  // credentials if it has them (curl's -x http://user:pass@host; a 407 asks the proxy
+  // authenticator instead).
+  const Proxy& proxy = route_.proxy();
+  const bool usesHttpProxy =
+      (proxy.type() == Proxy::Type::HTTP || proxy.type() == Proxy::Type::HTTPS) &&
+      !route_.requiresTunnel();
+  std::string proxyAuthorization;
+  if (usesHttpProxy && proxy.hasCredentials()) {
+    proxyAuthorization = Credentials::basic(proxy.username(), proxy.password());
+  }
+  return std::make_unique<Http1ExchangeCodec>(*this, *source_, *sink_, usesHttpProxy,
+                                              std::move(proxyAuthorization));
 }
 
 void RealConnection::assertPoolLockHeld(const RealConnectionPool& pool) const {
@@ -203,10 +328,10 @@ bool RealConnection::isEligibleLocked(const Address& address,
 }
 
 bool RealConnection::routeMatchesAny(const std::vector<Route>& routes) const {
-  // tern connects directly (no proxies yet), so a route's socket address is the origin server's
-  // own; behind a proxy it would not say where the server is, and nothing could be coalesced.
+  // Only direct routes say where the origin server is: behind a proxy nothing is coalesced.
+  if (!route_.proxy().isDirect()) return false;
   return std::any_of(routes.begin(), routes.end(), [&](const Route& candidate) {
-    return candidate.socketAddress() == route_.socketAddress();
+    return candidate.proxy().isDirect() && candidate.socketAddress() == route_.socketAddress();
   });
 }
 

@@ -16,6 +16,7 @@
 #include "tern/buffered_source.h"
 #include "tern/connection.h"
 #include "tern/handshake.h"
+#include "tern/request.h"
 #include "tern/route.h"
 
 namespace tern::internal {
@@ -25,6 +26,15 @@ class ConnectionUser;
 class RealConnectionPool;
 class RouteDatabase;
 struct ConnectionSettings;
+
+// Thrown by RealConnection::connectTlsEtc() when an HTTP proxy answered CONNECT with 407 and
+// closed the connection, and the proxy authenticator gave `request` (with credentials) to try:
+// the caller connects again over the same route and sends it (setTunnelRequest()). As OkHttp's
+// ConnectPlan with a next tunnel request. Not an IOException: nothing failed.
+struct TunnelRetry {
+  Request request;
+  int attempt;  // How many tunnels were tried so far.
+};
 
 // One TCP connection to a server (with TLS on top for https), as OkHttp's RealConnection:
 // HTTP/1.1 carries one exchange at a time; HTTP/2 (an Http2Connection over the socket, or over
@@ -72,6 +82,12 @@ class RealConnection final : public Connection,
   void connectSocket(std::chrono::milliseconds connectTimeout);
   void connectTlsEtc(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector,
                      const ConnectionSettings& settings, ConnectionUser& user);
+
+  // Through an HTTP(S) proxy, the CONNECT request to send first (RFC 9110 §9.3.6) and how many
+  // tunnels this connection's call has tried already: set when a proxy closed the last
+  // connection after a 407 and the proxy authenticator gave credentials to send on a new one
+  // (see TunnelRetry). Before connectTlsEtc().
+  void setTunnelRequest(Request request, int attempt);
 
   // A codec for the next exchange with these read and write timeouts (zero: none): on the
   // socket's streams for HTTP/1.1, on a new stream for HTTP/2.
@@ -186,6 +202,15 @@ class RealConnection final : public Connection,
   RealConnectionPool& pool_;
   const Route route_;
   void connectTls(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector);
+  // Asks the SOCKS5 proxy for the origin (after the TCP connect to the proxy).
+  void connectSocks(std::chrono::milliseconds connectTimeout);
+  // Opens a CONNECT tunnel through the HTTP proxy over `source` and `sink`: answers 407s with
+  // the proxy authenticator, throws ProxyException for a refusal, TunnelRetry when the proxy
+  // closed the connection after a 407 that the authenticator answered.
+  void createTunnel(Source& source, Sink& sink, std::chrono::milliseconds connectTimeout);
+  Request makeTunnelRequest() const;
+  std::optional<Request> tunnelRequest_;  // Set by setTunnelRequest().
+  int tunnelAttempt_ = 0;
 
   const std::unique_ptr<Socket> socket_;  // Made by the constructor; cancel() may reach it.
   std::unique_ptr<SocketTlsTransport> transport_;  // For https, over socket_.

@@ -13,10 +13,23 @@ std::string bracketed(const std::string& host) {
 }  // namespace
 
 Route::Route(Address address, InetSocketAddress socketAddress)
-    : address_(std::move(address)), socketAddress_(std::move(socketAddress)) {}
+    : Route(std::move(address), Proxy::direct(), std::move(socketAddress)) {}
+
+Route::Route(Address address, Proxy proxy, InetSocketAddress socketAddress)
+    : address_(std::move(address)),
+      proxy_(std::move(proxy)),
+      socketAddress_(std::move(socketAddress)) {}
+
+bool Route::requiresTunnel() const noexcept {
+  if (proxy_.type() != Proxy::Type::HTTP && proxy_.type() != Proxy::Type::HTTPS) return false;
+  if (address_.sslContext()) return true;
+  const std::vector<Protocol>& protocols = address_.protocols();
+  return protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE;
+}
 
 bool Route::operator==(const Route& other) const noexcept {
-  return address_ == other.address_ && socketAddress_ == other.socketAddress_;
+  return address_ == other.address_ && proxy_ == other.proxy_ &&
+         socketAddress_ == other.socketAddress_;
 }
 
 std::string Route::toString() const {
@@ -24,7 +37,8 @@ std::string Route::toString() const {
   std::string socketHost = socketAddress_.address().hostAddress();
   std::string result =
       "Route{" + bracketed(addressHost) + ":" + std::to_string(address_.url().port());
-  if (addressHost != socketHost) {
+  if (!proxy_.isDirect()) result += " via " + proxy_.toString();
+  if (addressHost != socketHost || !proxy_.isDirect()) {
     result += " at " + bracketed(socketHost) + ":" + std::to_string(socketAddress_.port());
   }
   return result + "}";

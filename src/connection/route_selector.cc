@@ -39,48 +39,80 @@ RouteSelector::RouteSelector(Address address, RouteDatabase& routeDatabase, Conn
       user_(user),
       interleaveFamilies_(interleaveFamilies) {}
 
+void RouteSelector::selectProxies() {
+  proxiesSelected_ = true;
+  const HttpUrl& url = address_.url();
+  if (user_ != nullptr) user_->proxySelectStart(url);
+  if (address_.proxy()) {
+    proxies_ = {*address_.proxy()};
+  } else {
+    proxies_ = address_.proxySelector()->select(url);
+  }
+  if (proxies_.empty()) proxies_ = {Proxy::direct()};
+  if (user_ != nullptr) {
+    std::vector<std::string> described;
+    for (const Proxy& proxy : proxies_) described.push_back(proxy.toString());
+    user_->proxySelectEnd(url, described);
+  }
+}
+
+std::vector<InetAddress> RouteSelector::resolve(const Proxy& proxy) {
+  const std::string& host = proxy.isDirect() ? address_.url().host() : proxy.host();
+  if (std::optional<InetAddress> literal = InetAddress::parse(host)) {
+    return {*literal};  // An IP literal needs no lookup.
+  }
+  if (user_ != nullptr) user_->dnsStart(host);
+  std::vector<InetAddress> addresses;
+  try {
+    addresses = address_.dns()->lookup(host);
+  } catch (const UnknownHostException& e) {
+    if (proxy.isDirect()) throw;
+    throw UnknownHostException(std::string(e.what()) + " (the proxy " + proxy.toString() +
+                               ")");
+  }
+  if (addresses.empty()) {
+    throw UnknownHostException("Dns returned no addresses for " + host +
+                               (proxy.isDirect() ? "" : " (the proxy " + proxy.toString() + ")"));
+  }
+  if (user_ != nullptr) user_->dnsEnd(host, addresses);
+  std::vector<InetAddress> named;
+  named.reserve(addresses.size());
+  for (const InetAddress& address : addresses) {
+    named.push_back(address.hostName().empty() ? address.withHostName(host) : address);
+  }
+  return named;
+}
+
 RouteSelector::Selection RouteSelector::next() {
   if (!hasNext()) throw std::logic_error("RouteSelector: no more routes");
-  std::vector<Route> routes;
-  if (!resolved_) {
-    resolved_ = true;
-    const HttpUrl& url = address_.url();
-    const std::string& host = url.host();
-    int port = url.port();
-    // Every route is direct until tern has proxies: the selection is the empty proxy list.
-    if (user_ != nullptr) {
-      user_->proxySelectStart(url);
-      user_->proxySelectEnd(url, {});
-    }
+  if (!proxiesSelected_) selectProxies();
+  std::exception_ptr firstFailure;
+  while (nextProxy_ < proxies_.size()) {
+    const Proxy proxy = proxies_[nextProxy_++];
     std::vector<InetAddress> addresses;
-    if (std::optional<InetAddress> literal = InetAddress::parse(host)) {
-      addresses.push_back(*literal);  // An IP literal needs no lookup.
-    } else {
-      if (user_ != nullptr) user_->dnsStart(host);
-      addresses = address_.dns()->lookup(host);
-      if (addresses.empty()) {
-        throw UnknownHostException("Dns returned no addresses for " + host);
-      }
-      if (user_ != nullptr) user_->dnsEnd(host, addresses);
+    try {
+      addresses = resolve(proxy);
+    } catch (const UnknownHostException&) {
+      if (!firstFailure) firstFailure = std::current_exception();
+      continue;  // Another proxy may do.
     }
     if (interleaveFamilies_) addresses = interleaveFamilies(addresses);
+    const int port = proxy.isDirect() ? address_.url().port() : proxy.port();
+    std::vector<Route> routes;
     for (const InetAddress& inetAddress : addresses) {
-      const InetAddress named = inetAddress.hostName().empty() && !InetAddress::parse(host)
-                                    ? inetAddress.withHostName(host)
-                                    : inetAddress;
-      Route route(address_, InetSocketAddress(named, port));
+      Route route(address_, proxy, InetSocketAddress(inetAddress, port));
       if (routeDatabase_.shouldPostpone(route)) {
         postponedRoutes_.push_back(std::move(route));
       } else {
         routes.push_back(std::move(route));
       }
     }
+    if (!routes.empty()) return Selection(std::move(routes));
   }
   // Only failed routes are left: try them rather than give up.
-  if (routes.empty()) {
-    routes = std::move(postponedRoutes_);
-    postponedRoutes_.clear();
-  }
+  if (postponedRoutes_.empty() && firstFailure) std::rethrow_exception(firstFailure);
+  std::vector<Route> routes = std::move(postponedRoutes_);
+  postponedRoutes_.clear();
   return Selection(std::move(routes));
 }
 

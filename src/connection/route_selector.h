@@ -12,12 +12,14 @@ namespace tern::internal {
 
 class ConnectionUser;
 
-// Plans the routes to an address, as OkHttp's RouteSelector: resolves the host through the
-// address's Dns (IP literals skip it) and offers one route per IP address, in the order Dns
-// returned them (or, for fast fallback, alternating IPv6 and IPv4 from the family Dns put
-// first: RFC 8305 §4), except that routes which failed recently (RouteDatabase) come last. (Proxies
-// are a later version's: every route is direct.) Reports proxySelectStart/End and dnsStart/End
-// to its user. Not thread-safe: one call uses it.
+// Plans the routes to an address, as OkHttp's RouteSelector: first the proxies (the address's
+// own proxy, or what its ProxySelector chooses; none means direct), then for each proxy in turn
+// the host to connect to (the origin's for DIRECT, else the proxy's) resolved through the
+// address's Dns (IP literals skip it), one route per IP address, in the order Dns returned them
+// (or, for fast fallback, alternating IPv6 and IPv4 from the family Dns put first: RFC 8305 §4),
+// except that routes which failed recently (RouteDatabase) come last, after every proxy's. Each
+// next() gives one proxy's routes. Reports proxySelectStart/End and dnsStart/End to its user.
+// Not thread-safe: one call uses it.
 // `addresses` alternating between the two families, starting with the family of the first, each
 // family in its own order (RFC 8305 §4): [v6a, v6b, v4a] becomes [v6a, v4a, v6b].
 std::vector<InetAddress> interleaveFamilies(const std::vector<InetAddress>& addresses);
@@ -44,19 +46,27 @@ class RouteSelector {
                 bool interleaveFamilies = false);
 
   // True if next() has routes to give.
-  bool hasNext() const noexcept { return !resolved_ || !postponedRoutes_.empty(); }
+  bool hasNext() const noexcept {
+    return !proxiesSelected_ || nextProxy_ < proxies_.size() || !postponedRoutes_.empty();
+  }
 
-  // The next batch of routes. The first call looks the host up (blocking), throwing
-  // UnknownHostException if that fails or returns no addresses. Throws std::logic_error if
-  // !hasNext().
+  // The next batch of routes: the next proxy's, looking its host up (blocking), or at the end
+  // the postponed ones. A proxy whose host cannot be resolved is skipped when another proxy
+  // follows; otherwise UnknownHostException (the first such failure). Throws IOException if the
+  // ProxySelector does, std::logic_error if !hasNext().
   Selection next();
 
  private:
+  void selectProxies();
+  std::vector<InetAddress> resolve(const Proxy& proxy);
+
   Address address_;
   RouteDatabase& routeDatabase_;
   ConnectionUser* user_;
   bool interleaveFamilies_;
-  bool resolved_ = false;
+  bool proxiesSelected_ = false;
+  std::vector<Proxy> proxies_;
+  size_t nextProxy_ = 0;
   std::vector<Route> postponedRoutes_;
 };
 

@@ -134,11 +134,12 @@ class Http1ExchangeCodec::ChunkedSink final : public RequestBodySink {
 // The codec -------------------------------------------------------------------------------------
 
 Http1ExchangeCodec::Http1ExchangeCodec(Carrier& carrier, BufferedSource& source, BufferedSink& sink,
-                                       bool usesHttpProxy)
+                                       bool usesHttpProxy, std::string proxyAuthorization)
     : carrier_(carrier),
       source_(source),
       sink_(sink),
       usesHttpProxy_(usesHttpProxy),
+      proxyAuthorization_(std::move(proxyAuthorization)),
       headersReader_(source) {}
 
 Http1ExchangeCodec::~Http1ExchangeCodec() = default;
@@ -194,7 +195,13 @@ std::unique_ptr<Sink> Http1ExchangeCodec::createRequestBody(const Request& reque
 
 void Http1ExchangeCodec::writeRequestHeaders(const Request& request) {
   url_ = request.url();  // A shared copy; redacted only if a message needs it.
-  writeRequest(request.headers(), requestLine(request, usesHttpProxy_));
+  if (!proxyAuthorization_.empty() && !request.header("Proxy-Authorization")) {
+    Headers headers =
+        request.headers().newBuilder().add("Proxy-Authorization", proxyAuthorization_).build();
+    writeRequest(headers, requestLine(request, usesHttpProxy_));
+  } else {
+    writeRequest(request.headers(), requestLine(request, usesHttpProxy_));
+  }
   // The server closes the connection after answering a request that asks it to (RFC 9112 §9.6).
   if (hasToken(request.headers(), "Connection", "close")) {
     noNewExchanges();

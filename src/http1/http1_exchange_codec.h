@@ -42,9 +42,10 @@ namespace tern::internal {
 class Http1ExchangeCodec final : public ExchangeCodec {
  public:
   // `usesHttpProxy`: the connection goes to an HTTP proxy without a CONNECT tunnel, so requests
-  // for http URLs carry the absolute URL in their request line (RFC 9112 §3.2.2).
+  // for http URLs carry the absolute URL in their request line (RFC 9112 §3.2.2), and
+  // `proxyAuthorization` (if not empty) as their Proxy-Authorization unless they have one.
   Http1ExchangeCodec(Carrier& carrier, BufferedSource& source, BufferedSink& sink,
-                     bool usesHttpProxy = false);
+                     bool usesHttpProxy = false, std::string proxyAuthorization = {});
   ~Http1ExchangeCodec() override;
   Http1ExchangeCodec(const Http1ExchangeCodec&) = delete;
   Http1ExchangeCodec& operator=(const Http1ExchangeCodec&) = delete;
@@ -126,6 +127,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   BufferedSource& source_;
   BufferedSink& sink_;
   const bool usesHttpProxy_;
+  const std::string proxyAuthorization_;
   HeadersReader headersReader_;
   State state_ = State::kIdle;
   std::optional<HttpUrl> url_;  // Of the request written, for error messages.

@@ -68,7 +68,7 @@ TEST_F(EventListenerTest, ProxySelectionReportsTheOriginAndNoProxies) {
   fetch("/a/b?c=d");
   std::string origin = server.url("/").toString();
   EXPECT_EQ(listener()->find("proxySelectStart")->url, origin);
-  EXPECT_EQ(listener()->find("proxySelectEnd")->detail, origin + " []");
+  EXPECT_EQ(listener()->find("proxySelectEnd")->detail, origin + " [DIRECT]");
 }
 
 TEST_F(EventListenerTest, ConnectEventsCarryTheAddressAndProtocol) {

@@ -63,7 +63,7 @@ TEST_F(LoggingEventListenerTest, LogsTheDetailsOfASuccessfulCall) {
   std::vector<std::string> logged = messages();
   ASSERT_EQ(logged.size(), 15u);
   EXPECT_EQ(logged[1], "proxySelectStart: " + url());
-  EXPECT_EQ(logged[2], "proxySelectEnd: []");
+  EXPECT_EQ(logged[2], "proxySelectEnd: [DIRECT]");
   EXPECT_EQ(logged[3], "connectStart: 127.0.0.1:" + port);
   EXPECT_EQ(logged[4], "connectEnd: http/1.1");
   EXPECT_EQ(logged[5], "connectionAcquired: Connection{127.0.0.1:" + port + " protocol=http/1.1}");
