@@ -41,8 +41,7 @@ struct Client::State {
     std::call_once(prototypesMade, [&] {
       httpPrototype.emplace("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
                             settings.proxyAuthenticator_, settings.protocols_,
-                            settings.connectionSpecs_, settings.proxy_,
-                            settings.proxySelector_);
+                            settings.connectionSpecs_, settings.proxy_, settings.proxySelector_);
       httpsPrototype.emplace("localhost", 443, settings.dns_, settings.sslContext_,
                              settings.hostnameVerifier_, settings.certificatePinner_,
                              settings.proxyAuthenticator_, settings.protocols_,

@@ -12,19 +12,19 @@
 #include "connection/connection_user.h"
 #include "connection/real_connection_pool.h"
 #include "connection/route_database.h"
+#include "http/message_framing.h"
 #include "http1/http1_exchange_codec.h"
 #include "http2/connection_shutdown_exception.h"
 #include "http2/error_code.h"
 #include "http2/http2_exchange_codec.h"
 #include "net/socks5.h"
 #include "net/tls_context.h"
-#include "http/message_framing.h"
 #include "tern/authenticator.h"
-#include "tern/credentials.h"
-#include "tern/version.h"
 #include "tern/buffer.h"
+#include "tern/credentials.h"
 #include "tern/exceptions.h"
 #include "tern/ok_hostname_verifier.h"
+#include "tern/version.h"
 #include "tls/openssl_access.h"
 
 namespace tern::internal {
@@ -160,8 +160,7 @@ Request RealConnection::makeTunnelRequest() const {
       .header("Proxy-Connection", "Keep-Alive")  // For HTTP/1.0 proxies.
       .header("User-Agent", userAgent());
   if (proxy.hasCredentials()) {
-    builder.header("Proxy-Authorization",
-                   Credentials::basic(proxy.username(), proxy.password()));
+    builder.header("Proxy-Authorization", Credentials::basic(proxy.username(), proxy.password()));
     return builder.build();
   }
   Request request = builder.build();
@@ -194,12 +193,20 @@ void RealConnection::createTunnel(Source& source, Sink& sink,
   // client speaks, so nothing of the tunnel's is read here (checked below).
   std::unique_ptr<BufferedSource> bufferedSource = buffer(source);
   std::unique_ptr<BufferedSink> bufferedSink = buffer(sink);
+  // The CONNECT exchange's framing says nothing of the tunnel's future (a proxy's "HTTP/1.0 200"
+  // would otherwise end reuse of the connection): a failure throws, ending the connect.
+  struct TunnelCarrier final : ExchangeCodec::Carrier {
+    explicit TunnelCarrier(Socket& socket) : socket(socket) {}
+    void noNewExchanges() override {}
+    void cancel() override { socket.cancel(); }
+    Socket& socket;
+  } tunnelCarrier(*socket_);
   for (int attempt = tunnelAttempt_ + 1;; ++attempt) {
     if (attempt > kMaxTunnelAttempts) {
-      throw ProtocolException("Too many tunnel connections attempted: " +
-                              std::to_string(kMaxTunnelAttempts) + where);
+      throw ProtocolException(
+          "Too many tunnel connections attempted: " + std::to_string(kMaxTunnelAttempts) + where);
     }
-    Http1ExchangeCodec codec(*this, *bufferedSource, *bufferedSink);
+    Http1ExchangeCodec codec(tunnelCarrier, *bufferedSource, *bufferedSink);
     codec.writeRequest(request.headers(), "CONNECT " + target + " HTTP/1.1");
     codec.flushRequest();
     std::optional<Response::Builder> head = codec.readResponseHeaders(false);

@@ -67,8 +67,7 @@ std::vector<InetAddress> RouteSelector::resolve(const Proxy& proxy) {
     addresses = address_.dns()->lookup(host);
   } catch (const UnknownHostException& e) {
     if (proxy.isDirect()) throw;
-    throw UnknownHostException(std::string(e.what()) + " (the proxy " + proxy.toString() +
-                               ")");
+    throw UnknownHostException(std::string(e.what()) + " (the proxy " + proxy.toString() + ")");
   }
   if (addresses.empty()) {
     throw UnknownHostException("Dns returned no addresses for " + host +

@@ -108,8 +108,8 @@ void socks5Connect(Source& source, Sink& sink, const Proxy& proxy, const std::st
                          (proxy.hasCredentials() ? "none, username/password" : "none") + ")" +
                          context);
   } else if (choice[1] != kNoAuthentication) {
-    throw ProtocolException("SOCKS5 proxy chose a method not offered: " +
-                            std::to_string(choice[1]) + context);
+    throw ProtocolException(
+        "SOCKS5 proxy chose a method not offered: " + std::to_string(choice[1]) + context);
   }
 
   // CONNECT (§4): an IP address, or the name for the proxy to resolve.
@@ -147,8 +147,8 @@ void socks5Connect(Source& source, Sink& sink, const Proxy& proxy, const std::st
       addressLength = receive(source, 1, context)[0];
       break;
     default:
-      throw ProtocolException("SOCKS5 reply with unknown address type " +
-                              std::to_string(reply[3]) + context);
+      throw ProtocolException("SOCKS5 reply with unknown address type " + std::to_string(reply[3]) +
+                              context);
   }
   receive(source, addressLength + 2, context);  // The bound address and port: unused.
 }

@@ -47,8 +47,8 @@ TEST(ProxyTest, ParsesPercentEncodedCredentials) {
 }
 
 TEST(ProxyTest, RejectsWhatCurlRejects) {
-  for (const char* bad : {"socks4://h:1", "ftp://h:1", "http://h:0", "http://h:65536",
-                          "http://h:x", "http://:80", "http://h/path", "http://[::1", "::1:80"}) {
+  for (const char* bad : {"socks4://h:1", "ftp://h:1", "http://h:0", "http://h:65536", "http://h:x",
+                          "http://:80", "http://h/path", "http://[::1", "::1:80"}) {
     EXPECT_THROW(Proxy::parse(bad), std::invalid_argument) << bad;
   }
   try {
@@ -126,9 +126,8 @@ TEST(ProxySelectorTest, UpperCaseHttpProxyIsIgnored) {
   // httpoxy: a CGI server puts a request's "Proxy:" header in HTTP_PROXY.
   auto selector = fromEnvironment({{"HTTP_PROXY", "http://evil:1"}});
   EXPECT_EQ(selected(*selector, "http://example.com/"), "DIRECT");
-  auto upper = fromEnvironment({{"HTTPS_PROXY", "http://h:2"},
-                                {"ALL_PROXY", "socks5h://s:3"},
-                                {"NO_PROXY", "skip.test"}});
+  auto upper = fromEnvironment(
+      {{"HTTPS_PROXY", "http://h:2"}, {"ALL_PROXY", "socks5h://s:3"}, {"NO_PROXY", "skip.test"}});
   EXPECT_EQ(selected(*upper, "https://example.com/"), "HTTP @ h:2");
   EXPECT_EQ(selected(*upper, "http://example.com/"), "SOCKS @ s:3");  // all_proxy for http.
   EXPECT_EQ(selected(*upper, "http://skip.test/"), "DIRECT");

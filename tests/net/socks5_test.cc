@@ -31,9 +31,9 @@ struct ScriptedProxy {
 
 TEST(Socks5Test, ConnectsToAnIpv4AddressWithoutAuthentication) {
   ScriptedProxy proxy;
-  proxy.reply({5, 0});                             // No authentication.
+  proxy.reply({5, 0});                                 // No authentication.
   proxy.reply({5, 0, 0, 1, 10, 0, 0, 1, 0x1f, 0x90});  // Succeeded, bound to 10.0.0.1:8080.
-  proxy.reply({'H', 'T'});                         // The origin's first bytes.
+  proxy.reply({'H', 'T'});                             // The origin's first bytes.
   proxy.connect(Proxy::socks5("p", 1080), "93.184.216.34", 443);
   EXPECT_EQ(proxy.sentBytes(),
             (std::vector<uint8_t>{5, 1, 0, 5, 1, 0, 1, 93, 184, 216, 34, 0x01, 0xbb}));
@@ -61,21 +61,21 @@ TEST(Socks5Test, Ipv6Target) {
   proxy.connect(Proxy::socks5("p", 1080), "::1", 8443);
   std::vector<uint8_t> sent = proxy.sentBytes();
   ASSERT_EQ(sent.size(), 3u + 4u + 16u + 2u);
-  EXPECT_EQ(sent[6], 4);    // ATYP IPv6.
-  EXPECT_EQ(sent[22], 1);   // ::1's last byte.
+  EXPECT_EQ(sent[6], 4);   // ATYP IPv6.
+  EXPECT_EQ(sent[22], 1);  // ::1's last byte.
   EXPECT_EQ(sent[23], 0x20);
   EXPECT_EQ(sent[24], 0xfb);
 }
 
 TEST(Socks5Test, UsernamePasswordAuthentication) {
   ScriptedProxy proxy;
-  proxy.reply({5, 2});     // Username/password, please.
-  proxy.reply({1, 0});     // Accepted.
+  proxy.reply({5, 2});  // Username/password, please.
+  proxy.reply({1, 0});  // Accepted.
   proxy.reply({5, 0, 0, 1, 0, 0, 0, 0, 0, 0});
   proxy.connect(Proxy::socks5("p", 1080).withCredentials("ann", "pw"), "1.2.3.4", 80);
-  EXPECT_EQ(proxy.sentBytes(), (std::vector<uint8_t>{5, 2, 0, 2,                 // Greeting.
+  EXPECT_EQ(proxy.sentBytes(), (std::vector<uint8_t>{5, 2, 0,   2,                      // Greeting.
                                                      1, 3, 'a', 'n', 'n', 2, 'p', 'w',  // RFC 1929.
-                                                     5, 1, 0, 1, 1, 2, 3, 4, 0, 80}));
+                                                     5, 1, 0,   1,   1,   2, 3,   4,   0, 80}));
 }
 
 TEST(Socks5Test, RefusedCredentials) {

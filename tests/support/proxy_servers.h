@@ -1,0 +1,58 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "support/child_process.h"
+
+namespace tern::testing {
+
+// Real proxies for tests, from Debian's packages, run by the test on a free loopback port with
+// their files in a fresh temporary directory; stopped and the directory removed when destroyed.
+// start() returns false when the program is not installed (the test then skips) or would not
+// start (log() says why).
+
+// tinyproxy: an HTTP proxy (absolute-form requests and CONNECT), optionally with Basic auth.
+// It answers a 407 with "Connection: close", as many proxies do.
+class Tinyproxy {
+ public:
+  Tinyproxy();
+  ~Tinyproxy();
+  Tinyproxy(const Tinyproxy&) = delete;
+  Tinyproxy& operator=(const Tinyproxy&) = delete;
+
+  static bool installed();
+  // With `username`, the proxy asks for Basic credentials (BasicAuth).
+  bool start(const std::optional<std::pair<std::string, std::string>>& credentials = {});
+  int port() const { return port_; }
+  std::string log() const;
+
+ private:
+  std::filesystem::path directory_;
+  ChildProcess process_;
+  int port_ = -1;
+};
+
+// microsocks: a SOCKS5 proxy, optionally with username/password authentication. It resolves
+// host names itself (socks5h) and connects to IP addresses as sent (socks5).
+class Microsocks {
+ public:
+  Microsocks();
+  ~Microsocks();
+  Microsocks(const Microsocks&) = delete;
+  Microsocks& operator=(const Microsocks&) = delete;
+
+  static bool installed();
+  bool start(const std::optional<std::pair<std::string, std::string>>& credentials = {});
+  int port() const { return port_; }
+  std::string log() const;
+
+ private:
+  std::filesystem::path directory_;
+  ChildProcess process_;
+  int port_ = -1;
+};
+
+}  // namespace tern::testing
