@@ -229,6 +229,10 @@ class Client::Builder {
   // not share connections or TLS sessions with ones built before. Throws std::invalid_argument if
   // the held certificate's key does not match it.
   Builder& handshakeCertificates(const tls::HandshakeCertificates& certificates);
+  // Whom HTTPS proxies (Proxy::https()) are trusted through, and the client certificate shown to
+  // them: curl's --proxy-cacert, --proxy-insecure (addInsecureHost) and --proxy-cert. By default
+  // what https connections trust (handshakeCertificates(), or the system's roots).
+  Builder& proxyHandshakeCertificates(const tls::HandshakeCertificates& certificates);
 
   // A client with these settings. The builder can be reused.
   Client build() const;
@@ -261,6 +265,7 @@ class Client::Builder {
   std::shared_ptr<HostnameVerifier> hostnameVerifier_;
   CertificatePinner certificatePinner_;
   std::shared_ptr<internal::TlsContext> sslContext_;  // A new one per Builder(), like the pool.
+  std::shared_ptr<internal::TlsContext> proxySslContext_;         // Null: sslContext_.
   std::shared_ptr<EventListener::Factory> eventListenerFactory_;  // none() as a factory.
   std::shared_ptr<internal::RouteDatabase> routeDatabase_;        // Shared by newBuilder() clients.
 };

@@ -39,13 +39,18 @@ struct Client::State {
   // needs the TLS context, which a cleartext-only client never touches).
   const Address& prototype(bool https) const {
     std::call_once(prototypesMade, [&] {
-      httpPrototype.emplace("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
-                            settings.proxyAuthenticator_, settings.protocols_,
-                            settings.connectionSpecs_, settings.proxy_, settings.proxySelector_);
-      httpsPrototype.emplace("localhost", 443, settings.dns_, settings.sslContext_,
-                             settings.hostnameVerifier_, settings.certificatePinner_,
-                             settings.proxyAuthenticator_, settings.protocols_,
-                             settings.connectionSpecs_, settings.proxy_, settings.proxySelector_);
+      const std::shared_ptr<internal::TlsContext>& proxyTls =
+          settings.proxySslContext_ ? settings.proxySslContext_ : settings.sslContext_;
+      httpPrototype.emplace(internal::AddressAccess::withProxySslContext(
+          Address("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
+                  settings.proxyAuthenticator_, settings.protocols_, settings.connectionSpecs_,
+                  settings.proxy_, settings.proxySelector_),
+          proxyTls));
+      httpsPrototype.emplace(internal::AddressAccess::withProxySslContext(
+          Address("localhost", 443, settings.dns_, settings.sslContext_, settings.hostnameVerifier_,
+                  settings.certificatePinner_, settings.proxyAuthenticator_, settings.protocols_,
+                  settings.connectionSpecs_, settings.proxy_, settings.proxySelector_),
+          proxyTls));
     });
     return https ? *httpsPrototype : *httpPrototype;
   }
@@ -356,6 +361,12 @@ Client::Builder& Client::Builder::certificatePinner(CertificatePinner certificat
 Client::Builder& Client::Builder::handshakeCertificates(
     const tls::HandshakeCertificates& certificates) {
   sslContext_ = std::make_shared<internal::TlsContext>(certificates);
+  return *this;
+}
+
+Client::Builder& Client::Builder::proxyHandshakeCertificates(
+    const tls::HandshakeCertificates& certificates) {
+  proxySslContext_ = std::make_shared<internal::TlsContext>(certificates);
   return *this;
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "connection/address_access.h"
 #include "connection/connection_settings.h"
 #include "connection/connection_spec_selector.h"
 #include "connection/connection_user.h"
@@ -18,6 +19,7 @@
 #include "http2/error_code.h"
 #include "http2/http2_exchange_codec.h"
 #include "net/socks5.h"
+#include "net/stream_tls_transport.h"
 #include "net/tls_context.h"
 #include "tern/authenticator.h"
 #include "tern/buffer.h"
@@ -93,26 +95,22 @@ void RealConnection::setTunnelRequest(Request request, int attempt) {
 void RealConnection::connectTlsEtc(std::chrono::milliseconds connectTimeout,
                                    ConnectionSpecSelector& specSelector,
                                    const ConnectionSettings& settings, ConnectionUser& user) {
-  Source* source = &socket_->source();
-  Sink* sink = &socket_->sink();
   const Proxy& proxy = route_.proxy();
   if (proxy.type() == Proxy::Type::SOCKS) connectSocks(connectTimeout);
-  if (proxy.type() == Proxy::Type::HTTPS) {
-    throw UnknownServiceException("HTTPS proxies are not supported yet: " + proxy.toString());
-  }
-  if (route_.requiresTunnel()) createTunnel(*source, *sink, connectTimeout);
+  if (proxy.type() == Proxy::Type::HTTPS) connectProxyTls(connectTimeout);
+  if (route_.requiresTunnel()) createTunnel(rawSource(), rawSink(), connectTimeout);
   if (route_.address().sslContext()) {
     user.secureConnectStart();
     connectTls(connectTimeout, specSelector);  // Sets protocol_ to what ALPN chose.
     user.secureConnectEnd(&*handshake_);
-    source = &tlsSocket_->source();
-    sink = &tlsSocket_->sink();
   } else {
     const std::vector<Protocol>& protocols = route_.address().protocols();
     if (protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE) {
       protocol_ = Protocol::H2_PRIOR_KNOWLEDGE;
     }
   }
+  Source* source = &rawSource();
+  Sink* sink = &rawSink();
   if (protocol_ == Protocol::HTTP_2 || protocol_ == Protocol::H2_PRIOR_KNOWLEDGE) {
     const std::chrono::milliseconds writeTimeout = settings.http2WriteTimeout;
     const std::chrono::milliseconds pingInterval = settings.pingInterval;
@@ -133,6 +131,36 @@ void RealConnection::connectTlsEtc(std::chrono::milliseconds connectTimeout,
   }
   source_ = buffer(*source);
   sink_ = buffer(*sink);
+}
+
+void RealConnection::connectProxyTls(std::chrono::milliseconds connectTimeout) {
+  const Proxy& proxy = route_.proxy();
+  const std::shared_ptr<TlsContext>& context = AddressAccess::proxySslContext(route_.address());
+  if (!context) throw UnknownServiceException("no TLS settings for " + proxy.toString());
+  // HTTP/1.1 only: CONNECT and absolute-form requests are HTTP/1.1's (curl offers the same).
+  UniqueSsl ssl = context->newSsl(proxy.host(), proxy.port(), {"http/1.1"});
+  proxyTransport_ = std::make_unique<SocketTlsTransport>(*socket_);
+  proxyTls_ = std::make_unique<TlsSocket>(*proxyTransport_, std::move(ssl));
+  proxyTls_->handshake(connectTimeout);
+  std::vector<Certificate> peer = peerCertificates(proxyTls_->ssl());
+  if (!context->isInsecure(proxy.host()) &&
+      !OkHostnameVerifier::instance()->verify(proxy.host(), peer)) {
+    context->sessionCache().remove(TlsContext::sessionKey(proxy.host(), proxy.port()));
+    throw SSLPeerUnverifiedException(hostnameMismatch(proxy.host(), peer) + " (the proxy " +
+                                     proxy.toString() + ")");
+  }
+}
+
+Source& RealConnection::rawSource() noexcept {
+  if (tlsSocket_) return tlsSocket_->source();
+  if (proxyTls_) return proxyTls_->source();
+  return socket_->source();
+}
+
+Sink& RealConnection::rawSink() noexcept {
+  if (tlsSocket_) return tlsSocket_->sink();
+  if (proxyTls_) return proxyTls_->sink();
+  return socket_->sink();
 }
 
 void RealConnection::connectSocks(std::chrono::milliseconds connectTimeout) {
@@ -241,7 +269,13 @@ void RealConnection::connectTls(std::chrono::milliseconds connectTimeout,
 
   UniqueSsl ssl = context.newSsl(host, port, alpnProtocols(address.protocols()));
   specSelector.configureSecureSocket(ssl.get());
-  transport_ = std::make_unique<SocketTlsTransport>(*socket_);
+  if (proxyTls_) {
+    transport_ = std::make_unique<StreamTlsTransport>(
+        proxyTls_->source(), proxyTls_->sink(), *proxyTransport_,
+        authority(address.url()) + " through " + route_.proxy().toString());
+  } else {
+    transport_ = std::make_unique<SocketTlsTransport>(*socket_);
+  }
   tlsSocket_ = std::make_unique<TlsSocket>(*transport_, std::move(ssl));
   tlsSocket_->handshake(connectTimeout);
 
@@ -287,10 +321,8 @@ std::unique_ptr<ExchangeCodec> RealConnection::newCodec(std::chrono::millisecond
     return std::make_unique<Http2ExchangeCodec>(*this, *http2Connection_, protocol_, readTimeout,
                                                 writeTimeout);
   }
-  Source& source = tlsSocket_ ? tlsSocket_->source() : socket_->source();
-  Sink& sink = tlsSocket_ ? tlsSocket_->sink() : socket_->sink();
-  source.timeout().timeout(readTimeout);
-  sink.timeout().timeout(writeTimeout);
+  rawSource().timeout().timeout(readTimeout);
+  rawSink().timeout().timeout(writeTimeout);
   // Through an HTTP proxy without a tunnel, requests name the whole URL, and carry the proxy's
   // credentials if it has them (curl's -x http://user:pass@host; a 407 asks the proxy
   // authenticator instead).
@@ -381,7 +413,9 @@ bool RealConnection::isHealthy(bool doExtensiveChecks) {
   // TLS, so that a close_notify waiting to be read counts as closed).
   bool idleLong = pool_.nanoTime() - idleAt >= kIdleConnectionHealthy;
   if (!doExtensiveChecks && !idleLong) return true;
+  if (proxyTls_ && !proxyTls_->isPeerOpen()) return false;
   if (tlsSocket_) return tlsSocket_->isPeerOpen();
+  if (proxyTls_) return true;
   return socket_->isHealthy(true);
 }
 
@@ -432,6 +466,7 @@ void RealConnection::closeSocket() noexcept {
   // A close_notify first, so the server sees a clean end, and OpenSSL keeps the TLS session for
   // resumption (it forgets sessions of connections that end without one).
   if (tlsSocket_ && !socket_->isCanceled()) tlsSocket_->sendCloseNotify();
+  if (proxyTls_ && !socket_->isCanceled()) proxyTls_->sendCloseNotify();
   socket_->close();
 }
 

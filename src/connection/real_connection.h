@@ -204,6 +204,11 @@ class RealConnection final : public Connection,
   void connectTls(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector);
   // Asks the SOCKS5 proxy for the origin (after the TCP connect to the proxy).
   void connectSocks(std::chrono::milliseconds connectTimeout);
+  // The TLS handshake with an HTTPS proxy, checking its certificate for the proxy's host.
+  void connectProxyTls(std::chrono::milliseconds connectTimeout);
+  // The streams the codecs' bytes travel on: the origin's TLS, else the proxy's, else the socket.
+  Source& rawSource() noexcept;
+  Sink& rawSink() noexcept;
   // Opens a CONNECT tunnel through the HTTP proxy over `source` and `sink`: answers 407s with
   // the proxy authenticator, throws ProxyException for a refusal, TunnelRetry when the proxy
   // closed the connection after a 407 that the authenticator answered.
@@ -213,10 +218,14 @@ class RealConnection final : public Connection,
   int tunnelAttempt_ = 0;
 
   const std::unique_ptr<Socket> socket_;  // Made by the constructor; cancel() may reach it.
-  std::unique_ptr<SocketTlsTransport> transport_;  // For https, over socket_.
-  std::unique_ptr<TlsSocket> tlsSocket_;           // For https, over transport_.
-  std::optional<Handshake> handshake_;             // For https, once connected.
-  Protocol protocol_ = Protocol::HTTP_1_1;         // Set by connect().
+  // Through an HTTPS proxy: the TLS to the proxy, over socket_.
+  std::unique_ptr<SocketTlsTransport> proxyTransport_;
+  std::unique_ptr<TlsSocket> proxyTls_;
+  // For https: the TLS to the origin, over socket_, or over proxyTls_ through an HTTPS proxy.
+  std::unique_ptr<TlsTransport> transport_;
+  std::unique_ptr<TlsSocket> tlsSocket_;    // Over transport_.
+  std::optional<Handshake> handshake_;      // For https, once connected.
+  Protocol protocol_ = Protocol::HTTP_1_1;  // Set by connect().
   std::unique_ptr<BufferedSource>
       source_;                          // HTTP/1: over the TLS or socket source, once connected.
   std::unique_ptr<BufferedSink> sink_;  // HTTP/1: over the TLS or socket sink, once connected.

@@ -1,6 +1,8 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "net/tls_context.h"
 
+#include <algorithm>
+
 #include <arpa/inet.h>
 #include <openssl/err.h>
 
@@ -79,19 +81,21 @@ UniqueSsl TlsContext::newSsl(std::string_view host, int port,
                         static_cast<unsigned int>(wire.size()));
   }
   recordVerifyFailures(ssl.get());
-  if (!insecureHosts_.empty()) {
-    const std::string lower = toLowerAscii(host);
-    for (const std::string& insecure : insecureHosts_) {
-      if (insecure == "*" || insecure == lower) {
-        // HandshakeCertificates::Builder::addInsecureHost: the chain is still checked (and its
-        // verdict recorded), but the handshake goes on whatever the verdict.
-        SSL_set_verify(ssl.get(), SSL_VERIFY_NONE, SSL_get_verify_callback(ssl.get()));
-        break;
-      }
-    }
+  if (isInsecure(host)) {
+    // HandshakeCertificates::Builder::addInsecureHost: the chain is still checked (and its
+    // verdict recorded), but the handshake goes on whatever the verdict.
+    SSL_set_verify(ssl.get(), SSL_VERIFY_NONE, SSL_get_verify_callback(ssl.get()));
   }
   sessionCache_.prepare(ssl.get(), sessionKey(host, port));
   return ssl;
+}
+
+bool TlsContext::isInsecure(std::string_view host) const {
+  if (insecureHosts_.empty()) return false;
+  const std::string lower = toLowerAscii(host);
+  return std::any_of(
+      insecureHosts_.begin(), insecureHosts_.end(),
+      [&](const std::string& insecure) { return insecure == "*" || insecure == lower; });
 }
 
 }  // namespace tern::internal

@@ -48,6 +48,10 @@ class TlsContext {
   UniqueSsl newSsl(std::string_view host, int port,
                    const std::vector<std::string>& alpnProtocols) const;
 
+  // True if `host`'s server is not authenticated (HandshakeCertificates::Builder::
+  // addInsecureHost(), or "*").
+  bool isInsecure(std::string_view host) const;
+
   // "host:port" ("[::1]:443" for IPv6), the session cache's key.
   static std::string sessionKey(std::string_view host, int port);
 

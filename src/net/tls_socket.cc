@@ -18,7 +18,7 @@ namespace tern::internal {
 TlsSocket::TlsSocket(TlsTransport& transport, UniqueSsl ssl)
     : transport_(transport), ssl_(std::move(ssl)) {
   if (!ssl_) throw std::invalid_argument("TlsSocket: ssl == null");
-  BIO* bio = newSocketBio(transport_.fd());
+  BIO* bio = transport_.newBio();
   if (bio == nullptr) throw IOException("TlsSocket: out of memory for a BIO");
   SSL_set_bio(ssl_.get(), bio, bio);  // The SSL owns the BIO from here.
   // Read as many bytes as the kernel has, not one record header at a time.
@@ -38,6 +38,13 @@ TlsSocket::~TlsSocket() {
 
 template <typename Call>
 TlsCallResult TlsSocket::call(Call&& sslCall) {
+  TlsCallResult result = callUnderLock(std::forward<Call>(sslCall));
+  transport_.flush();  // What the call wrote, for a transport over streams (TLS in TLS).
+  return result;
+}
+
+template <typename Call>
+TlsCallResult TlsSocket::callUnderLock(Call&& sslCall) {
   TlsCallResult result;
   std::lock_guard lock(sslMutex_);
   ERR_clear_error();
@@ -250,14 +257,21 @@ bool TlsSocket::isPeerOpen() {
 
 void TlsSocket::sendCloseNotify() noexcept {
   if (!handshakeDone_) return;
-  std::lock_guard lock(sslMutex_);
-  // One attempt: SSL_shutdown() sends our close_notify and returns 0 without waiting for the
-  // peer's (we are closing anyway). If the socket cannot take it right now, the peer sees a
-  // plain close, which is what it would see from a process that died.
-  ERR_clear_error();
-  if (SSL_get_shutdown(ssl_.get()) & SSL_SENT_SHUTDOWN) return;
-  SSL_shutdown(ssl_.get());
-  ERR_clear_error();
+  {
+    std::lock_guard lock(sslMutex_);
+    // One attempt: SSL_shutdown() sends our close_notify and returns 0 without waiting for the
+    // peer's (we are closing anyway). If the socket cannot take it right now, the peer sees a
+    // plain close, which is what it would see from a process that died.
+    ERR_clear_error();
+    if (SSL_get_shutdown(ssl_.get()) & SSL_SENT_SHUTDOWN) return;
+    SSL_shutdown(ssl_.get());
+    ERR_clear_error();
+  }
+  try {
+    transport_.flush();
+  } catch (const IOException&) {
+    // Best effort, as above: the peer then sees a plain close.
+  }
 }
 
 }  // namespace tern::internal

@@ -115,6 +115,9 @@ class TlsSocket {
   // Runs `sslCall` (returning OpenSSL's int result) under sslMutex_ and collects its outcome.
   template <typename Call>
   TlsCallResult call(Call&& sslCall);
+  // call() without the transport's flush: the SSL call itself, under sslMutex_.
+  template <typename Call>
+  TlsCallResult callUnderLock(Call&& sslCall);
   // Waits for what `result` asks (WANT_READ or WANT_WRITE), bounded by `timeout`.
   void await(const TlsCallResult& result, const Timeout& timeout) const;
 

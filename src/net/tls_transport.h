@@ -1,9 +1,12 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <openssl/bio.h>
+
 #include <string>
 
 #include "net/socket.h"
+#include "net/socket_bio.h"
 #include "tern/timeout.h"
 
 namespace tern::internal {
@@ -16,8 +19,16 @@ class TlsTransport {
  public:
   virtual ~TlsTransport() = default;
 
-  // The descriptor the TLS records travel on.
+  // The descriptor the TLS records travel on (-1 for a transport over streams).
   virtual int fd() const = 0;
+
+  // The BIO the TLS records go through; the SSL takes it. By default a non-blocking socket BIO
+  // over fd(); null if out of memory.
+  virtual BIO* newBio() { return newSocketBio(fd()); }
+
+  // Sends what the BIO holds back, after each OpenSSL call (outside the TLS lock). Nothing for
+  // a socket BIO, which sends as OpenSSL writes. Throws IOException if sending fails.
+  virtual void flush() {}
 
   // Blocks until the descriptor is readable (`forWrite` false) or writable, or a hang-up or error
   // is pending, for at most `timeout` from now. Throws SocketTimeoutException when the time runs

@@ -13,6 +13,8 @@
 #include "tern/credentials.h"
 #include "tern/proxy.h"
 #include "tern/proxy_selector.h"
+#include "tern/request_body.h"
+#include "tern/tls/handshake_certificates.h"
 
 namespace tern::testing {
 namespace {
@@ -367,6 +369,89 @@ TEST_F(RealProxyTest, MicrosocksCannotReachTheOrigin) {
     EXPECT_TRUE(std::string_view(e.what()).starts_with("SOCKS5 proxy could not connect: "))
         << e.what();
   }
+}
+
+// An HTTPS proxy: stunnel's TLS in front of tinyproxy, with the test's certificate for
+// localhost (trusted by the client through its handshake certificates).
+class HttpsProxyTest : public RealProxyTest {
+ protected:
+  bool startProxy() {
+    if (!tinyproxy.start()) return false;
+    return stunnel.start(tinyproxy.port(), certificates.localhost.certificatePem() +
+                                               certificates.localhost.privateKeyPkcs8Pem());
+  }
+  std::string logs() const { return tinyproxy.log() + stunnel.log(); }
+  Tinyproxy tinyproxy;
+  Stunnel stunnel;
+};
+
+TEST_F(HttpsProxyTest, PlainHttpThroughTheProxysTls) {
+  if (!startProxy()) GTEST_SKIP() << "stunnel or tinyproxy: " << logs();
+  server.enqueue(body("via an https proxy"));
+  Client proxied = client.newBuilder()
+                       .proxy(Proxy::https("localhost", stunnel.port()))
+                       .proxyHandshakeCertificates(certificates.clientTrust())
+                       .build();
+  EXPECT_EQ(proxied.newCall(get("/x"))->execute().body()->string(), "via an https proxy");
+  EXPECT_EQ(server.takeRequest().path(), "/x");
+}
+
+TEST_F(HttpsProxyTest, TlsInsideTheProxysTlsWithHttp2) {
+  if (!startProxy()) GTEST_SKIP() << "stunnel or tinyproxy: " << logs();
+  useHttps();  // The client trusts the test root for both the proxy and the origin.
+  server.enqueue(body("tls in tls"));
+  server.enqueue(body("again"));
+  Client proxied = through(Proxy::https("localhost", stunnel.port()));
+  Response response = proxied.newCall(Request::Builder().url(server.url("/")).build())->execute();
+  EXPECT_EQ(response.protocol(), Protocol::HTTP_2);
+  EXPECT_EQ(response.body()->string(), "tls in tls");
+  EXPECT_EQ(
+      proxied.newCall(Request::Builder().url(server.url("/")).build())->execute().body()->string(),
+      "again");
+  EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
+  EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
+}
+
+TEST_F(HttpsProxyTest, TlsInsideTheProxysTlsWithHttp1AndALargeBody) {
+  if (!startProxy()) GTEST_SKIP() << "stunnel or tinyproxy: " << logs();
+  useHttps({Protocol::HTTP_1_1});
+  std::string big(3 * 1024 * 1024 + 17, 'x');
+  server.enqueue(body(big));
+  Client proxied = through(Proxy::https("localhost", stunnel.port()));
+  Response response =
+      proxied
+          .newCall(Request::Builder().url(server.url("/")).post(RequestBody::create(big)).build())
+          ->execute();
+  EXPECT_EQ(response.protocol(), Protocol::HTTP_1_1);
+  EXPECT_EQ(response.body()->string().size(), big.size());
+  EXPECT_EQ(server.takeRequest().bodySize(), static_cast<int64_t>(big.size()));
+}
+
+TEST_F(HttpsProxyTest, UntrustedProxyCertificate) {
+  if (!startProxy()) GTEST_SKIP() << "stunnel or tinyproxy: " << logs();
+  // The client trusts the system's roots only: the proxy's test certificate fails.
+  Client proxied = client.newBuilder().proxy(Proxy::https("localhost", stunnel.port())).build();
+  EXPECT_THROW(proxied.newCall(get())->execute(), SSLHandshakeException);
+  // Unless the proxy is an insecure host (curl's --proxy-insecure).
+  server.enqueue(body("insecure"));
+  Client insecure =
+      proxied.newBuilder()
+          .proxyHandshakeCertificates(
+              tls::HandshakeCertificates::Builder().addInsecureHost("localhost").build())
+          .build();
+  EXPECT_EQ(insecure.newCall(get())->execute().body()->string(), "insecure");
+}
+
+TEST_F(HttpsProxyTest, ProxyCertificateForAnotherHost) {
+  if (!startProxy()) GTEST_SKIP() << "stunnel or tinyproxy: " << logs();
+  // proxy.test reaches the proxy too, but its certificate is for localhost and 127.0.0.1.
+  Client proxied =
+      client.newBuilder()
+          .dns(Dns::of([](const std::string&) { return std::vector{InetAddress::loopbackIpv4()}; }))
+          .proxy(Proxy::https("proxy.test", stunnel.port()))
+          .proxyHandshakeCertificates(certificates.clientTrust())
+          .build();
+  EXPECT_THROW(proxied.newCall(get())->execute(), SSLPeerUnverifiedException);
 }
 
 }  // namespace

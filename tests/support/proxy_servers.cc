@@ -109,4 +109,47 @@ bool Microsocks::start(const std::optional<std::pair<std::string, std::string>>&
 
 std::string Microsocks::log() const { return readFile(directory_ / "microsocks.log"); }
 
+Stunnel::Stunnel() : directory_(freshDirectory("stunnel")) {}
+
+Stunnel::~Stunnel() {
+  process_.stop(SIGTERM, 2s);
+  removeDirectory(directory_);
+}
+
+namespace {
+
+std::optional<fs::path> stunnelBinary() {
+  std::optional<fs::path> binary = findExecutable("stunnel4", {"/usr/bin/stunnel4"});
+  return binary ? binary : findExecutable("stunnel", {"/usr/bin/stunnel"});
+}
+
+}  // namespace
+
+bool Stunnel::installed() { return stunnelBinary().has_value(); }
+
+bool Stunnel::start(int backendPort, const std::string& certificateAndKeyPem) {
+  std::optional<fs::path> binary = stunnelBinary();
+  if (!binary) return false;
+  std::ofstream(directory_ / "server.pem") << certificateAndKeyPem;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    port_ = freeLoopbackPort();
+    std::ofstream config(directory_ / "stunnel.conf");
+    config << "foreground = yes\n"
+           << "pid =\n"
+           << "debug = 4\n"
+           << "[proxy]\n"
+           << "accept = 127.0.0.1:" << port_ << "\n"
+           << "connect = 127.0.0.1:" << backendPort << "\n"
+           << "cert = " << (directory_ / "server.pem").string() << "\n";
+    config.close();
+    if (process_.startListening({binary->string(), (directory_ / "stunnel.conf").string()},
+                                directory_ / "stunnel.log", true, port_)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string Stunnel::log() const { return readFile(directory_ / "stunnel.log"); }
+
 }  // namespace tern::testing

@@ -55,4 +55,25 @@ class Microsocks {
   int port_ = -1;
 };
 
+// stunnel: TLS in front of another server (an HTTPS proxy made of stunnel and tinyproxy, as
+// curl's tests do), presenting `certificateAndKeyPem` (a certificate then its key, in PEM).
+class Stunnel {
+ public:
+  Stunnel();
+  ~Stunnel();
+  Stunnel(const Stunnel&) = delete;
+  Stunnel& operator=(const Stunnel&) = delete;
+
+  static bool installed();
+  // Accepts TLS on a free loopback port and forwards the plaintext to 127.0.0.1:`backendPort`.
+  bool start(int backendPort, const std::string& certificateAndKeyPem);
+  int port() const { return port_; }
+  std::string log() const;
+
+ private:
+  std::filesystem::path directory_;
+  ChildProcess process_;
+  int port_ = -1;
+};
+
 }  // namespace tern::testing
