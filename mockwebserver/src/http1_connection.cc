@@ -81,6 +81,10 @@ Http1Connection::Http1Connection(ServerState& server, FileDescriptor fd, int con
 
 void Http1Connection::serve() noexcept {
   try {
+    if (server_.dispatcher()->peek().inTunnel() && !processTunnelRequests()) {
+      socket_.close();
+      return;
+    }
     if (const ServerTls* tls = server_.tls()) {
       if (server_.dispatcher()->peek().socketPolicy().is<SocketPolicy::FailHandshake>()) {
         server_.dispatchBookkeepingRequest(sequenceNumber_, connectionIndex_);
@@ -117,6 +121,14 @@ void Http1Connection::serve() noexcept {
                  connectionIndex_);
   }
   socket_.close();
+}
+
+bool Http1Connection::processTunnelRequests() {
+  while (server_.dispatcher()->peek().inTunnel()) {
+    if (!processOneRequest()) return false;
+    if (tunnelOpened_) return true;
+  }
+  return true;
 }
 
 bool Http1Connection::processOneRequest() {
@@ -159,6 +171,11 @@ bool Http1Connection::processOneRequest() {
   if (policy.is<SocketPolicy::ShutdownInputAtEnd>()) socket_.shutdownInput();
 
   if (!writeResponse(response)) return false;
+  try {
+    tunnelOpened_ = response.inTunnel() && response.code() >= 200 && response.code() < 300;
+  } catch (const std::invalid_argument&) {
+    tunnelOpened_ = false;  // A malformed status line opens nothing.
+  }
 
   // See SocketPolicy's note on the races these policies cause with a client's next request.
   // A shut input reads as end of stream (as Java's does), so the connection ends here. Linux

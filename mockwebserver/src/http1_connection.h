@@ -38,6 +38,9 @@ class Http1Connection {
   // Reads one request, records it and writes its response. Returns true if another request may
   // follow on this connection.
   bool processOneRequest();
+  // Answers CONNECTs while the next response is in a tunnel (MockResponse::Builder::inTunnel()),
+  // until one is a 2xx. False if the connection ended instead.
+  bool processTunnelRequests();
 
   // Reads the request line, headers and body (sending the informational responses of
   // `dispatcher.peek()` after the headers). Failures to read are recorded in the result, not
@@ -72,6 +75,7 @@ class Http1Connection {
   std::unique_ptr<BufferedSink> sink_;
   int connectionIndex_;
   int sequenceNumber_ = 0;
+  bool tunnelOpened_ = false;           // The last response written was a 2xx in a tunnel.
   std::optional<Handshake> handshake_;  // Over TLS, once the handshake is done.
   std::vector<std::string> handshakeServerNames_;
 };

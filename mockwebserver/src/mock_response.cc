@@ -21,6 +21,7 @@ struct MockResponse::Data {
   std::chrono::nanoseconds bodyDelay;
   SocketPolicy socketPolicy;
   Http2Settings settings;
+  bool inTunnel = false;
 };
 
 namespace {
@@ -108,6 +109,8 @@ std::chrono::nanoseconds MockResponse::bodyDelay() const noexcept { return data_
 
 const SocketPolicy& MockResponse::socketPolicy() const noexcept { return data_->socketPolicy; }
 
+bool MockResponse::inTunnel() const noexcept { return data_->inTunnel; }
+
 MockResponse::Builder MockResponse::newBuilder() const {
   Builder builder;
   builder.status_ = data_->status;
@@ -121,6 +124,7 @@ MockResponse::Builder MockResponse::newBuilder() const {
   builder.bodyDelay_ = data_->bodyDelay;
   builder.socketPolicy_ = data_->socketPolicy;
   builder.settings_ = data_->settings;
+  builder.inTunnel_ = data_->inTunnel;
   return builder;
 }
 
@@ -249,6 +253,11 @@ MockResponse::Builder& MockResponse::Builder::settings(Http2Settings settings) {
   return *this;
 }
 
+MockResponse::Builder& MockResponse::Builder::inTunnel() {
+  inTunnel_ = true;
+  return *this;
+}
+
 MockResponse::Builder& MockResponse::Builder::socketPolicy(SocketPolicy socketPolicy) {
   socketPolicy_ = std::move(socketPolicy);
   return *this;
@@ -302,6 +311,7 @@ MockResponse MockResponse::Builder::build() && {
   data->bodyDelay = bodyDelay_;
   data->socketPolicy = std::move(socketPolicy_);
   data->settings = settings_;
+  data->inTunnel = inTunnel_;
   return MockResponse(std::move(data));
 }
 

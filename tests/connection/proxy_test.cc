@@ -179,6 +179,115 @@ TEST_F(ProxyTest, UnresolvableProxyHostSaysSo) {
   }
 }
 
+// MockWebServer as a CONNECT proxy (inTunnel): the tunnel's CONNECTs, then TLS to itself.
+class TunnelTest : public ProxyTest {
+ protected:
+  void SetUp() override {
+    server.useHttps(certificates.server());
+    client = client.newBuilder()
+                 .handshakeCertificates(certificates.clientTrust())
+                 .proxy(Proxy::http("127.0.0.1", server.port()))
+                 .build();
+  }
+  static MockResponse tunnel(int code = 200) {
+    return MockResponse::Builder().code(code).inTunnel().build();
+  }
+  // The server is the origin too: localhost is what its certificate names.
+  Response call(std::string_view path = "/") {
+    return client
+        .newCall(Request::Builder().url("https://localhost:8443" + std::string(path)).build())
+        ->execute();
+  }
+  TestCertificates certificates;
+};
+
+TEST_F(TunnelTest, ConnectThenTlsThenTheRequest) {
+  server.enqueue(tunnel());
+  server.enqueue(body("tunneled"));
+  Response response = call("/a");
+  EXPECT_EQ(response.body()->string(), "tunneled");
+  EXPECT_EQ(response.protocol(), Protocol::HTTP_2);
+  RecordedRequest connect = server.takeRequest();
+  EXPECT_EQ(connect.requestLine(), "CONNECT localhost:8443 HTTP/1.1");
+  EXPECT_EQ(connect.headers().get("Host"), "localhost:8443");
+  EXPECT_EQ(connect.headers().get("Proxy-Connection"), "Keep-Alive");
+  EXPECT_TRUE(connect.headers().get("User-Agent")->starts_with("tern/"));
+  RecordedRequest get = server.takeRequest();
+  EXPECT_EQ(get.path(), "/a");
+  EXPECT_EQ(get.connectionIndex(), 0);
+  ASSERT_TRUE(get.handshake());
+}
+
+TEST_F(TunnelTest, Connect407AnsweredOnTheSameConnection) {
+  server.enqueue(MockResponse::Builder()
+                     .code(407)
+                     .addHeader("Proxy-Authenticate", "Basic realm=\"tunnel\"")
+                     .inTunnel()
+                     .build());
+  server.enqueue(tunnel());
+  server.enqueue(body("authenticated"));
+  std::vector<std::string> challenges;
+  client = client.newBuilder()
+               .proxyAuthenticator(Authenticator::of(
+                   [&](const Route*, const Response& response) -> std::optional<Request> {
+                     challenges.push_back(response.header("Proxy-Authenticate").value_or(""));
+                     if (response.header("Proxy-Authenticate") == "OkHttp-Preemptive") {
+                       return std::nullopt;  // Wait to be asked.
+                     }
+                     return response.request()
+                         .newBuilder()
+                         .header("Proxy-Authorization", Credentials::basic("u", "p"))
+                         .build();
+                   }))
+               .build();
+  EXPECT_EQ(call().body()->string(), "authenticated");
+  EXPECT_EQ(challenges, (std::vector<std::string>{"OkHttp-Preemptive", "Basic realm=\"tunnel\""}));
+  RecordedRequest first = server.takeRequest();
+  RecordedRequest second = server.takeRequest();
+  EXPECT_EQ(first.method(), "CONNECT");
+  EXPECT_FALSE(first.headers().get("Proxy-Authorization"));
+  EXPECT_EQ(second.method(), "CONNECT");
+  EXPECT_EQ(second.headers().get("Proxy-Authorization"), "Basic dTpw");
+  // MockWebServer kept the connection open after its 407: the second CONNECT came on it.
+  EXPECT_EQ(second.connectionIndex(), first.connectionIndex());
+  EXPECT_EQ(server.takeRequest().connectionIndex(), first.connectionIndex());
+}
+
+TEST_F(TunnelTest, PreemptiveCredentialsFromTheAuthenticator) {
+  server.enqueue(tunnel());
+  server.enqueue(body("ok"));
+  client = client.newBuilder()
+               .proxyAuthenticator(Authenticator::of(
+                   [](const Route*, const Response& response) -> std::optional<Request> {
+                     if (response.header("Proxy-Authenticate") != "OkHttp-Preemptive") {
+                       return std::nullopt;
+                     }
+                     return response.request()
+                         .newBuilder()
+                         .header("Proxy-Authorization", Credentials::basic("pre", "emptive"))
+                         .build();
+                   }))
+               .build();
+  EXPECT_EQ(call().body()->string(), "ok");
+  EXPECT_EQ(server.takeRequest().headers().get("Proxy-Authorization"),
+            Credentials::basic("pre", "emptive"));
+  // The tunneled request does not carry the proxy's credentials.
+  EXPECT_FALSE(server.takeRequest().headers().get("Proxy-Authorization"));
+}
+
+TEST_F(TunnelTest, ConnectRefused) {
+  server.enqueue(MockResponse::Builder().code(403).body("no").inTunnel().build());
+  try {
+    call();
+    FAIL();
+  } catch (const ProxyException& e) {
+    EXPECT_EQ(e.responseCode(), 403);
+    EXPECT_EQ(std::string(e.what()),
+              "Unexpected response code for CONNECT: 403 (HTTP @ 127.0.0.1:" +
+                  std::to_string(server.port()) + " to localhost:8443)");
+  }
+}
+
 // Real proxies ----------------------------------------------------------------------------------
 
 class RealProxyTest : public ProxyTest {

@@ -90,6 +90,9 @@ class MockResponse {
 
   const SocketPolicy& socketPolicy() const noexcept;
 
+  // True if this response answers a CONNECT as a proxy would (Builder::inTunnel()).
+  bool inTunnel() const noexcept;
+
   // A builder holding this response's fields, to derive a modified response.
   Builder newBuilder() const;
 
@@ -188,6 +191,15 @@ class MockResponse::Builder {
   // Adds a "HTTP/1.1 100 Continue" informational response.
   Builder& add100Continue();
 
+  // Makes this the answer of a proxy to a client's CONNECT (OkHttp's inTunnel()), so tests need
+  // no real proxy. A connection whose next queued response is in a tunnel starts in cleartext,
+  // even on an https server: the server reads the CONNECT requests and answers each with the
+  // next response while they are in a tunnel (a 407, say, to ask for Proxy-Authorization); after
+  // a 2xx it runs the TLS handshake (useHttps()) on the same connection and serves the tunneled
+  // requests as usual, HTTP/2 included. On a cleartext server the tunnel just carries HTTP/1.1.
+  // Every request, the CONNECTs included, is recorded (method() "CONNECT", target() "host:port").
+  Builder& inTunnel();
+
   MockResponse build() const&;
   MockResponse build() &&;
 
@@ -204,6 +216,7 @@ class MockResponse::Builder {
   std::chrono::nanoseconds bodyDelay_{0};
   SocketPolicy socketPolicy_;
   Http2Settings settings_;
+  bool inTunnel_ = false;
 };
 
 }  // namespace tern::mockwebserver
