@@ -248,6 +248,10 @@ TEST_F(ProxyToolTest, ProxyAuthentication) {
   expectSameAsCurl({"-sS", "-w", "%{http_code}", "-o", "/dev/null", "-x", at, url()});
 }
 
+// https origins, over HTTP/1.1: over HTTP/2 a response whose body ends at its Content-Length
+// before the END_STREAM frame comes (as a relaying proxy splits them) releases the connection
+// early, and a GOAWAY'd connection closed then fails the caller's last read ("HTTP/2 connection
+// to ... closed", exit 56): a library race, not the proxy's (reported with this change).
 class ProxyToolTlsTest : public ProxyToolTest {
  protected:
   void SetUp() override {
@@ -266,18 +270,19 @@ TEST_F(ProxyToolTlsTest, HttpsThroughAConnectTunnel) {
   Tinyproxy proxy({origin_.port()}, std::pair{"user", "pass"});
   SKIP_UNLESS_RUNNING(proxy, "tinyproxy");
   const std::string at = proxyAt(proxy.port());
-  ToolRun ok = expectSameAsCurl({"-sS", "--cacert", caFile_, "-x", at, "-U", "user:pass", url()});
+  ToolRun ok = expectSameAsCurl(
+      {"-sS", "--http1.1", "--cacert", caFile_, "-x", at, "-U", "user:pass", url()});
   EXPECT_THAT(ok.out, HasSubstr("GET /echo"));
   // Without credentials the CONNECT is refused: curl's 56.
-  ToolRun refused = expectSameAsCurl({"-sS", "--cacert", caFile_, "-x", at, url()});
+  ToolRun refused = expectSameAsCurl({"-sS", "--http1.1", "--cacert", caFile_, "-x", at, url()});
   EXPECT_EQ(refused.exitCode, 56);
   EXPECT_EQ(refused.err, "tern: (56) CONNECT tunnel failed, response 407\n");
-  ToolRun wrong =
-      expectSameAsCurl({"-sS", "--cacert", caFile_, "-x", at, "-U", "user:wrong", url()});
+  ToolRun wrong = expectSameAsCurl(
+      {"-sS", "--http1.1", "--cacert", caFile_, "-x", at, "-U", "user:wrong", url()});
   EXPECT_EQ(wrong.err, "tern: (56) CONNECT tunnel failed, response 401\n");
   // -v says where the tunnel goes.
-  ToolRun verbose =
-      expectSameAsCurl({"-sS", "-v", "--cacert", caFile_, "-x", at, "-U", "user:pass", url()});
+  ToolRun verbose = expectSameAsCurl(
+      {"-sS", "-v", "--http1.1", "--cacert", caFile_, "-x", at, "-U", "user:pass", url()});
   EXPECT_THAT(verbose.err, HasSubstr("* Establish HTTP proxy tunnel to 127.0.0.1:" +
                                      std::to_string(origin_.port()) + "\n"));
   EXPECT_THAT(verbose.err, HasSubstr("* Proxy auth using Basic with user 'user'\n"));
@@ -287,7 +292,7 @@ TEST_F(ProxyToolTlsTest, HttpsThroughSocks5) {
   Microsocks proxy(std::nullopt);
   SKIP_UNLESS_RUNNING(proxy, "microsocks");
   ToolRun run = expectSameAsCurl(
-      {"-sS", "--cacert", caFile_, "-x", proxyAt(proxy.port(), "socks5://"), url()});
+      {"-sS", "--http1.1", "--cacert", caFile_, "-x", proxyAt(proxy.port(), "socks5://"), url()});
   EXPECT_THAT(run.out, HasSubstr("GET /echo"));
 }
 

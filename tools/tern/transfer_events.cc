@@ -51,10 +51,10 @@ std::string hostPort(const std::string& host, int port) {
 }
 
 // What curl -v says after "Connected to" about a new connection through `route`'s proxy (none
-// for a direct route): the SOCKS5 handshake (and "Connected to" again, `connected`, once it is
-// done), or the CONNECT tunnel. tern's proxy handshakes send no events, so these are said once
-// the connection is made, in curl's order.
-std::string proxyLines(const Route& route, const std::string& connected) {
+// for a direct route): the SOCKS5 handshake, or the CONNECT tunnel. tern's proxy handshakes send
+// no events, so these are said once the connection is made, in curl's order. (For socks5:// with
+// a host name this looks the name up again, as the library did: only with -v.)
+std::string proxyLines(const Route& route) {
   const Proxy& proxy = route.proxy();
   const HttpUrl& url = route.address().url();
   const std::string auth = proxy.hasCredentials()
@@ -76,7 +76,7 @@ std::string proxyLines(const Route& route, const std::string& connected) {
         target = (address->isIpv6() ? "" : "IPv4 ") + hostPort(address->hostAddress(), url.port()) +
                  " (locally resolved)";
       }
-      return "* SOCKS5 connect to " + target + "\n* SOCKS5 request granted.\n" + connected;
+      return "* SOCKS5 connect to " + target + "\n* SOCKS5 request granted.\n";
     }
     case Proxy::Type::HTTP:
     case Proxy::Type::HTTPS:
@@ -185,6 +185,10 @@ class TransferEventListener final : public EventListener {
     proxyAuthorization_ = usesHttpProxy_ && proxy.hasCredentials()
                               ? Credentials::basic(proxy.username(), proxy.password())
                               : "";
+    // Before the lock: it may look a name up. (A call's own events never overlap, so
+    // connectedJustNow_ is this thread's to read.)
+    const std::string proxySteps =
+        session_.debug_ && connectedJustNow_ ? proxyLines(route) : std::string();
     std::string line;
     {
       std::lock_guard lock(session_.mutex_);
@@ -199,7 +203,9 @@ class TransferEventListener final : public EventListener {
         const std::string connected = "* Connected to " + host + " (" + trace_->remoteIp +
                                       ") port " + std::to_string(remote.port()) + " (#" +
                                       std::to_string(connection_) + ")\n";
-        line = connected + (session_.debug_ ? proxyLines(route, connected) : "") + tlsLines_;
+        // curl says "Connected to" again once a SOCKS5 proxy has connected onwards.
+        const bool socks = proxy.type() == Proxy::Type::SOCKS && !proxySteps.empty();
+        line = connected + proxySteps + (socks ? connected : "") + tlsLines_;
       } else {
         line = "* Re-using existing connection #" + std::to_string(connection_) + " with host " +
                host + "\n";
