@@ -551,6 +551,72 @@ TEST_P(ExitCodeAsCurlBothWaysTest, Http1UploadTheServerResetsIsFiftySix) {
                http1Upload(), 56);
 }
 
+// Through a proxy, as curl 7.88 says it (tests/tool/proxy_tool_test.cc measures curl itself).
+TEST(ExitCodeTest, ProxyFailuresAsCurl) {
+  FailureContext http = context();
+  http.proxy = Proxy::http("proxy.example", 3128);
+  FailureContext socks = context();
+  socks.proxy = Proxy::socks5("socks.example", 1080);
+  auto classifyVia = [](const FailureContext& via, const auto& exception) {
+    return classifyFailure(std::make_exception_ptr(exception), via);
+  };
+  // The proxy's name does not resolve: 5 for an HTTP proxy, 6 for a SOCKS one.
+  TransferError proxyName = classifyVia(
+      http, UnknownHostException("proxy.example: Name or service not known (the proxy HTTP @ "
+                                 "proxy.example:3128)"));
+  EXPECT_EQ(proxyName.exitCode, 5);
+  EXPECT_EQ(proxyName.message, "Could not resolve proxy: proxy.example");
+  TransferError socksName = classifyVia(
+      socks, UnknownHostException("socks.example: nope (the proxy SOCKS @ socks.example:1080)"));
+  EXPECT_EQ(socksName.exitCode, 6);
+  EXPECT_EQ(socksName.message, "Could not resolve host: socks.example");
+  // socks5://: the origin's name, resolved by the client for the proxy.
+  TransferError origin = classifyVia(socks, UnknownHostException("example.com: nope"));
+  EXPECT_EQ(origin.exitCode, 97);
+  EXPECT_EQ(origin.message, "Could not resolve host: example.com");
+  // The proxy refuses the connection: 7, naming the proxy.
+  TransferError refused = classifyVia(http, ConnectException("Connection refused"));
+  EXPECT_EQ(refused.exitCode, 7);
+  EXPECT_EQ(refused.message,
+            "Failed to connect to proxy.example port 3128 after 1234 ms: Couldn't connect to "
+            "server");
+  // A CONNECT answered with anything but 2xx: 56.
+  TransferError tunnel = classifyVia(
+      http, ProxyException("Failed to authenticate with proxy (HTTP @ proxy.example:3128 to "
+                           "example.com:443)",
+                           407));
+  EXPECT_EQ(tunnel.exitCode, 56);
+  EXPECT_EQ(tunnel.message, "CONNECT tunnel failed, response 407");
+  // SOCKS5 refusals: 97, in curl's words.
+  TransferError noMethod = classifyVia(
+      socks, ProxyException("SOCKS5 proxy accepts none of the offered authentication methods "
+                            "(none) (SOCKS @ socks.example:1080 to 1.2.3.4:80)"));
+  EXPECT_EQ(noMethod.exitCode, 97);
+  EXPECT_EQ(noMethod.message, "No authentication method was acceptable.");
+  TransferError connect = classifyVia(
+      socks, ProxyException("SOCKS5 proxy could not connect: connection refused (5) (SOCKS @ "
+                            "socks.example:1080 to 1.2.3.4:80)"));
+  EXPECT_EQ(connect.exitCode, 97);
+  EXPECT_EQ(connect.message, "Can't complete SOCKS5 connection to 1.2.3.4. (5)");
+  TransferError ipv6 = classifyVia(
+      socks, ProxyException("SOCKS5 proxy could not connect: host unreachable (4) (SOCKS @ "
+                            "socks.example:1080 to [::1]:80)"));
+  EXPECT_EQ(ipv6.message, "Can't complete SOCKS5 connection to ::1. (4)");
+  TransferError user =
+      classifyVia(socks, ProxyException("SOCKS5 proxy refused the username and password (SOCKS @ "
+                                        "socks.example:1080 to 1.2.3.4:80)"));
+  EXPECT_EQ(user.exitCode, 97);
+  EXPECT_THAT(user.message, ::testing::StartsWith("User was rejected by the SOCKS5 server"));
+  TransferError broken = classifyVia(
+      socks, ProtocolException("not a SOCKS5 proxy: version 72 (SOCKS @ socks.example:1080 to "
+                               "1.2.3.4:80)"));
+  EXPECT_EQ(broken.exitCode, 97);
+  // HTTPS proxies are not built in.
+  TransferError https = classifyVia(
+      http, UnknownServiceException("HTTPS proxies are not supported yet: HTTPS @ p:443"));
+  EXPECT_EQ(https.exitCode, 4);
+}
+
 TEST(ExitCodeTest, AnythingElseIsTwoWithItsMessage) {
   TransferError error = classify(std::logic_error("broken"));
   EXPECT_EQ(error.exitCode, 2);

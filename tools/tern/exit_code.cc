@@ -109,6 +109,48 @@ std::string milliseconds(const FailureContext& context) {
   return std::to_string(context.elapsed.count());
 }
 
+// "Failed to connect to HOST port N after T ms: Couldn't connect to server", naming the proxy
+// when the transfer went through one, as curl's.
+std::string connectFailure(const FailureContext& context, std::string_view why) {
+  const bool proxied = !context.proxy.isDirect();
+  return "Failed to connect to " + (proxied ? context.proxy.host() : context.host) + " port " +
+         std::to_string(proxied ? context.proxy.port() : context.port) + " after " +
+         milliseconds(context) + " ms: " + std::string(why);
+}
+
+// A SOCKS5 proxy's refusal (ProxyException with no response code; tern's messages are in
+// net/socks5.cc), in curl 7.88's words (its lib/socks.c).
+std::string socksRefusal(std::string_view message) {
+  if (message.starts_with("SOCKS5 proxy accepts none of the offered authentication methods")) {
+    return "No authentication method was acceptable.";
+  }
+  if (message.starts_with("SOCKS5 proxy refused the username and password")) {
+    return "User was rejected by the SOCKS5 server: " + std::string(message);
+  }
+  // "SOCKS5 proxy could not connect: connection refused (5) (SOCKS @ p:1080 to host:80)":
+  // curl's "Can't complete SOCKS5 connection to host. (5)".
+  size_t where = message.rfind(" (SOCKS @ ");
+  size_t to = message.rfind(" to ");
+  size_t code = where == std::string_view::npos ? where : message.rfind('(', where - 1);
+  if (!message.starts_with("SOCKS5 proxy could not connect: ") || where == std::string_view::npos ||
+      to == std::string_view::npos || to < where || code == std::string_view::npos) {
+    return std::string(message);
+  }
+  std::string_view target = message.substr(to + 4);
+  target = target.substr(0, target.rfind(':'));  // Drops the port and the closing ')'.
+  if (target.size() > 2 && target.front() == '[') target = target.substr(1, target.size() - 2);
+  return "Can't complete SOCKS5 connection to " + std::string(target) + ". " +
+         std::string(message.substr(code, where - code));
+}
+
+// True if `e` is a SOCKS5 proxy breaking its handshake (a ProtocolException of net/socks5.cc).
+bool isSocksProtocolFailure(const IOException& e, const FailureContext& context) {
+  std::string_view message = e.what();
+  return context.proxy.type() == Proxy::Type::SOCKS &&
+         dynamic_cast<const ProtocolException*>(&e) != nullptr &&
+         (message.starts_with("SOCKS5 ") || message.starts_with("not a SOCKS5 "));
+}
+
 }  // namespace
 
 TooManyRedirectsException::TooManyRedirectsException(int64_t maxRedirects)
@@ -122,17 +164,28 @@ TransferError classifyFailure(const std::exception_ptr& failure, const FailureCo
     return {e.exitCode(), e.what()};
   } catch (const TooManyRedirectsException& e) {
     return {kExitTooManyRedirects, e.what()};
-  } catch (const UnknownHostException&) {
+  } catch (const UnknownHostException& e) {
+    const Proxy& proxy = context.proxy;
+    if (!proxy.isDirect() &&
+        std::string_view(e.what()).ends_with(" (the proxy " + proxy.toString() + ")")) {
+      // curl 7.88: "Could not resolve proxy" for an HTTP proxy, but a SOCKS proxy's name is
+      // "Could not resolve host" (6), as it resolves it as the connection's host.
+      if (proxy.type() == Proxy::Type::SOCKS) {
+        return {kExitCouldntResolveHost, "Could not resolve host: " + proxy.host()};
+      }
+      return {kExitCouldntResolveProxy, "Could not resolve proxy: " + proxy.host()};
+    }
+    if (proxy.type() == Proxy::Type::SOCKS) {
+      // socks5://: the client resolves the origin for the proxy, and curl counts its failure
+      // as the proxy handshake's.
+      return {kExitProxy, "Could not resolve host: " + context.host};
+    }
     return {kExitCouldntResolveHost, "Could not resolve host: " + context.host};
   } catch (const ConnectException&) {
-    return {kExitCouldntConnect, "Failed to connect to " + context.host + " port " +
-                                     std::to_string(context.port) + " after " +
-                                     milliseconds(context) + " ms: Couldn't connect to server"};
+    return {kExitCouldntConnect, connectFailure(context, "Couldn't connect to server")};
   } catch (const InterruptedIOException& e) {
     if (isConnectTimeout(e.what())) {
-      return {kExitOperationTimedOut, "Failed to connect to " + context.host + " port " +
-                                          std::to_string(context.port) + " after " +
-                                          milliseconds(context) + " ms: Timeout was reached"};
+      return {kExitOperationTimedOut, connectFailure(context, "Timeout was reached")};
     }
     return {kExitOperationTimedOut, "Operation timed out after " + milliseconds(context) +
                                         " milliseconds with " +
@@ -161,7 +214,18 @@ TransferError classifyFailure(const std::exception_ptr& failure, const FailureCo
     return {kExitPartialFile, e.what()};
   } catch (const SocketWriteException& e) {
     return sendFailure(e, context);
+  } catch (const ProxyException& e) {
+    if (e.responseCode() != 0) {
+      return {kExitRecvError,
+              "CONNECT tunnel failed, response " + std::to_string(e.responseCode())};
+    }
+    return {kExitProxy, socksRefusal(e.what())};
   } catch (const IOException& e) {
+    if (isSocksProtocolFailure(e, context)) return {kExitProxy, e.what()};
+    if (dynamic_cast<const UnknownServiceException*>(&e) != nullptr &&
+        std::string_view(e.what()).starts_with("HTTPS proxies are not supported yet")) {
+      return {kExitNotBuiltIn, e.what()};
+    }
     if (isHandshakeFailure(e)) {
       return {kExitSslConnectError, std::string("SSL connect error: ") + e.what()};
     }

@@ -10,6 +10,7 @@
 
 #include "tern/exceptions.h"
 #include "tern/protocol.h"
+#include "tern/proxy.h"
 
 namespace tern::tool {
 
@@ -20,6 +21,8 @@ enum ExitCode : int {
   kExitUnsupportedProtocol = 1,
   kExitFailedInit = 2,  // Also: bad command line.
   kExitUrlMalformed = 3,
+  kExitNotBuiltIn = 4,           // What tern does not do yet (an HTTPS or SOCKS4 proxy).
+  kExitCouldntResolveProxy = 5,  // Also: a proxy that does not parse.
   kExitCouldntResolveHost = 6,
   kExitCouldntConnect = 7,
   kExitWeirdServerReply = 8,
@@ -42,6 +45,7 @@ enum ExitCode : int {
   kExitSslCaCertBadFile = 77,
   kExitSslPinnedPubKeyNotMatch = 90,
   kExitHttp2Stream = 92,  // The server reset the stream or made it invalid.
+  kExitProxy = 97,        // A SOCKS5 proxy refused the handshake, the credentials or the connect.
 };
 
 // A failure the tool itself detects (a URL it cannot use, a local file it cannot read, an output
@@ -79,6 +83,8 @@ struct FailureContext {
   int64_t clientMaxRedirects = 20;
   // The protocol of the connection the failure happened on; nullopt before there was one.
   std::optional<Protocol> protocol;
+  // The proxy the transfer went through, to name it where curl does.
+  Proxy proxy = Proxy::direct();
 };
 
 // The exit code and the message printed after "tern: (N) " for a failure.
@@ -100,8 +106,12 @@ struct TransferError {
 // REFUSED_STREAM 56, refused by the server's GOAWAY 16; the connection ending mid-stream (with or
 // without TLS close_notify) 18; a connection error of the server's that the client answered with
 // GOAWAY 52 before any body byte, 18 after; input nghttp2 or tern refused (floods, headers over a
-// limit) 56. Otherwise ProtocolException 8; any other IOException 56; anything else 2 with its
-// message.
+// limit) 56. Proxies (context.proxy), as curl 7.88: an HTTP proxy's name that does not resolve 5
+// (a SOCKS proxy's 6, and a host a SOCKS5 proxy was to reach that the client cannot resolve 97),
+// a proxy refusing the connection 7 naming the proxy, a CONNECT answered with a non-2xx status
+// (ProxyException with its responseCode()) 56, a SOCKS5 proxy refusing or breaking its handshake
+// 97, an HTTPS proxy 4. Otherwise ProtocolException 8; any other IOException 56; anything else 2
+// with its message.
 TransferError classifyFailure(const std::exception_ptr& failure, const FailureContext& context);
 
 }  // namespace tern::tool

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "http/request_line.h"
 #include "io/ascii.h"
 
 namespace tern::tool {
@@ -51,16 +52,11 @@ std::string responseHead(Protocol protocol, int code, std::string_view message,
   return text;
 }
 
-std::string requestHead(const Request& request, Protocol protocol) {
-  std::string text = request.method();
-  text += ' ';
-  text += request.url().encodedPath();
-  if (std::optional<std::string> query = request.url().encodedQuery()) {
-    text += '?';
-    text += *query;
-  }
+std::string requestHead(const Request& request, Protocol protocol, bool usesHttpProxy) {
   const bool http2 = protocol == Protocol::HTTP_2 || protocol == Protocol::H2_PRIOR_KNOWLEDGE;
-  text += http2 ? " HTTP/2\r\n" : " HTTP/1.1\r\n";
+  std::string text = http2 ? request.method() + " " + internal::requestPath(request.url())
+                           : internal::requestLine(request, usesHttpProxy);
+  text += http2 ? " HTTP/2\r\n" : "\r\n";
   if (!http2) {
     appendHeaders(text, request.headers());
     return text;

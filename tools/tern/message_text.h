@@ -23,6 +23,9 @@ std::string responseHead(Protocol protocol, int code, std::string_view message,
 // A request's head as curl -v shows it: "GET /path?query HTTP/1.1\r\n", the headers, "\r\n".
 // Over HTTP/2 (`protocol` HTTP_2 or H2_PRIOR_KNOWLEDGE) the line ends "HTTP/2" and the
 // connection-specific headers HTTP/2 does not send (Connection, Keep-Alive, ...) are left out.
-std::string requestHead(const Request& request, Protocol protocol = Protocol::HTTP_1_1);
+// Through an HTTP proxy without a tunnel (`usesHttpProxy`), an http URL's line names the whole
+// URL ("GET http://host/path HTTP/1.1"), as it is sent.
+std::string requestHead(const Request& request, Protocol protocol = Protocol::HTTP_1_1,
+                        bool usesHttpProxy = false);
 
 }  // namespace tern::tool

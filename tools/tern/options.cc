@@ -349,6 +349,26 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   bool ipv6Flag = false;
   CLI::Option* ipv4 = app.add_flag("--ipv4", ipv4Flag, "Resolve names to IPv4 addresses");
   CLI::Option* ipv6 = app.add_flag("--ipv6", ipv6Flag, "Resolve names to IPv6 addresses");
+  // -x, --socks5 and --socks5-hostname set one proxy, the last one winning (read in order
+  // below).
+  std::vector<std::string> proxies;
+  std::vector<std::string> socks5Proxies;
+  std::vector<std::string> socks5hProxies;
+  CLI::Option* proxy =
+      repeatable(valueInto("-x,--proxy", proxies, "[protocol://]host[:port]", "Use this proxy"));
+  CLI::Option* socks5 = repeatable(
+      valueInto("--socks5", socks5Proxies, "<host[:port]>", "SOCKS5 proxy on given host + port"));
+  CLI::Option* socks5h = repeatable(valueInto("--socks5-hostname", socks5hProxies, "<host[:port]>",
+                                              "SOCKS5 proxy, pass host name to proxy"));
+  CLI::Option* proxyUser = value("-U,--proxy-user", "<user:password>", "Proxy user and password");
+  CLI::Option* noProxy =
+      value("--noproxy", "<no-proxy-list>", "List of hosts which do not use proxy");
+  app.add_flag("--proxy-basic", options.proxyBasic,
+               "Use Basic authentication on the proxy (tern's only kind)");
+  app.add_flag("--proxy-insecure", options.proxyInsecure,
+               "For HTTPS proxies (not supported yet): no effect");
+  CLI::Option* proxyCaCert =
+      value("--proxy-cacert", "<file>", "For HTTPS proxies (not supported yet): no effect");
   repeatable(valueInto("--resolve", options.resolve, "<[+]host:port:addr[,addr]...>",
                        "Resolve the host+port to this address"));
   app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");
@@ -488,7 +508,9 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
         std::pair{range, &options.range}, std::pair{referer, &options.referer},
         std::pair{oauth2Bearer, &options.oauth2Bearer}, std::pair{dumpHeader, &options.dumpHeader},
         std::pair{outputDir, &options.outputDir}, std::pair{netrcFile, &options.netrcFile},
-        std::pair{limitRate, &options.limitRate}, std::pair{continueAt, &options.continueAt}}) {
+        std::pair{limitRate, &options.limitRate}, std::pair{continueAt, &options.continueAt},
+        std::pair{proxyUser, &options.proxyUser}, std::pair{noProxy, &options.noProxy},
+        std::pair{proxyCaCert, &options.proxyCaCert}}) {
     if (*option) {
       *target = option->as<std::string>();
     }
@@ -561,6 +583,14 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
         options.traceFile = ascii ? traceAsciiFiles.at(index) : traceFiles.at(index);
         options.traceAscii = ascii;
       }
+    }
+    if (option == proxy) options.proxy = proxies.at(index);
+    // curl's --socks5 and --socks5-hostname: a SOCKS5 proxy unless the value names a scheme.
+    if (option == socks5 || option == socks5h) {
+      const std::string& value =
+          option == socks5 ? socks5Proxies.at(index) : socks5hProxies.at(index);
+      bool plain = value.empty() || value.find("://") != std::string::npos;
+      options.proxy = plain ? value : (option == socks5 ? "socks5://" : "socks5h://") + value;
     }
     if (option == http2PriorKnowledge) {
       options.httpVersion = Options::HttpVersion::kHttp2PriorKnowledge;

@@ -110,6 +110,19 @@ struct Options {
   IpResolve ipResolve = IpResolve::kAny;
   // --resolve HOST:PORT:ADDR[,ADDR]..., in order (see resolve_table.h).
   std::vector<std::string> resolve;
+  // Proxies, as curl's options. -x/--proxy "[scheme://][user:password@]host[:port]", or
+  // --socks5 / --socks5-hostname "host[:port]" (kept here as "socks5://..." / "socks5h://..."
+  // when they name no scheme): the last of the three wins, as in curl. "" is no proxy at all,
+  // not even the environment's. Unset: the proxy environment variables (see proxy_setup.h).
+  std::optional<std::string> proxy;
+  std::optional<std::string> proxyUser;  // -U/--proxy-user "user:password".
+  std::optional<std::string> noProxy;    // --noproxy LIST: instead of no_proxy / NO_PROXY.
+  // --proxy-basic (Basic is what tern sends anyway), --proxy-insecure and --proxy-cacert (for
+  // HTTPS proxies, which tern does not support yet): accepted, and no effect.
+  bool proxyBasic = false;
+  bool proxyInsecure = false;
+  std::optional<std::string> proxyCaCert;
+
   bool parallel = false;  // -Z/--parallel: transfers run at once, through the dispatcher.
   int parallelMax = 50;   // --parallel-max: at most this many at once (curl: 1..300).
 

@@ -64,8 +64,9 @@ std::shared_ptr<Dns> familyDns(bool ipv6) {
   });
 }
 
-Client makeClient(const Options& options, std::shared_ptr<ResolveTable> resolve,
-                  std::shared_ptr<NetworkObserver> observer, std::shared_ptr<TransferEvents> events,
+Client makeClient(const Options& options, const ProxySetup& proxies,
+                  std::shared_ptr<ResolveTable> resolve, std::shared_ptr<NetworkObserver> observer,
+                  std::shared_ptr<TransferEvents> events,
                   const std::shared_ptr<RedirectFollower>& follower, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
@@ -97,6 +98,8 @@ Client makeClient(const Options& options, std::shared_ptr<ResolveTable> resolve,
                                  : familyDns(options.ipResolve == Options::IpResolve::kIpv6);
   if (resolve) dns = ResolveTable::dns(std::move(resolve), std::move(dns));
   builder.dns(std::move(dns));
+  // Set even when it is the environment's, so the client and ProxySetup::select() agree.
+  builder.proxySelector(proxies.selector());
   if (options.parallel) {
     // -Z: as many calls at once as --parallel-max allows, to one host or many.
     auto dispatcher = std::make_shared<Dispatcher>();
@@ -215,11 +218,12 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       debug_(DebugOutput::forOptions(options, out, err,
                                      terminal.stdoutIsTerminal && options.outputs.empty())),
       resolve_(options.resolve.empty() ? nullptr : std::make_shared<ResolveTable>(options.resolve)),
+      proxies_(options),
       observer_(std::make_shared<NetworkObserver>(options, debug_)),
       events_(std::make_shared<TransferEvents>(debug_, options.traceEvents ? &err : nullptr,
                                                options.waterfall || options.demo)),
       follower_(makeFollower(options, events_, debug_)),
-      client_(makeClient(options, resolve_, observer_, events_, follower_, err)) {}
+      client_(makeClient(options, proxies_, resolve_, observer_, events_, follower_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = kExitOk;
@@ -299,6 +303,7 @@ std::optional<Request> TransferRunner::prepare(Transfer& t) {
     t.info.urlEffective = request.url().toString();
     t.context.host = request.url().host();
     t.context.port = request.url().port();
+    t.context.proxy = proxies_.select(request.url());
     if (request.body()) {
       t.info.sizeUpload = std::max<int64_t>(0, request.body()->contentLength());
     }

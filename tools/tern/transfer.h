@@ -12,6 +12,7 @@
 #include "options.h"
 #include "output.h"
 #include "progress_meter.h"
+#include "proxy_setup.h"
 #include "redirect_follower.h"
 #include "resolve_table.h"
 #include "terminal.h"
@@ -99,6 +100,7 @@ class TransferRunner {
   std::optional<ProgressMeter> meter_;     // Made for the first transfer that shows one.
   std::shared_ptr<DebugOutput> debug_;     // -v, --trace, --trace-ascii; null without them.
   std::shared_ptr<ResolveTable> resolve_;  // --resolve's entries; null without it.
+  ProxySetup proxies_;                     // -x, --noproxy, -U, or the environment's.
   std::shared_ptr<NetworkObserver> observer_;
   std::shared_ptr<TransferEvents> events_;
   std::shared_ptr<RedirectFollower> follower_;  // With -L only.

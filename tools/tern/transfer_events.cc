@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <string>
 #include <utility>
@@ -10,7 +11,11 @@
 #include "http/message_framing.h"
 #include "message_text.h"
 #include "tern/certificate.h"
+#include "tern/credentials.h"
+#include "tern/exceptions.h"
 #include "tern/handshake.h"
+#include "tern/proxy.h"
+#include "tern/route.h"
 #include "tern/tls_version.h"
 
 namespace tern::tool {
@@ -39,6 +44,49 @@ std::string certificateDate(std::chrono::system_clock::time_point time) {
   return text;
 }
 
+// "host:port", an IPv6 address in brackets.
+std::string hostPort(const std::string& host, int port) {
+  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+         std::to_string(port);
+}
+
+// What curl -v says after "Connected to" about a new connection through `route`'s proxy (none
+// for a direct route): the SOCKS5 handshake, or the CONNECT tunnel. tern's proxy handshakes send
+// no events, so these are said once the connection is made, in curl's order. (For socks5:// with
+// a host name this looks the name up again, as the library did: only with -v.)
+std::string proxyLines(const Route& route) {
+  const Proxy& proxy = route.proxy();
+  const HttpUrl& url = route.address().url();
+  const std::string auth = proxy.hasCredentials()
+                               ? "* Proxy auth using Basic with user '" + proxy.username() + "'\n"
+                               : "";
+  switch (proxy.type()) {
+    case Proxy::Type::DIRECT:
+      return "";
+    case Proxy::Type::SOCKS: {
+      std::string target = hostPort(url.host(), url.port()) + " (remotely resolved)";
+      if (!proxy.remoteDns()) {
+        // The library sent the first address the client's Dns gives (RealConnection).
+        std::optional<InetAddress> address = InetAddress::parse(url.host());
+        try {
+          if (!address) address = route.address().dns()->lookup(url.host()).at(0);
+        } catch (const std::exception&) {  // The connection is made: say nothing wrong.
+          return "";
+        }
+        target = (address->isIpv6() ? "" : "IPv4 ") + hostPort(address->hostAddress(), url.port()) +
+                 " (locally resolved)";
+      }
+      return "* SOCKS5 connect to " + target + "\n* SOCKS5 request granted.\n";
+    }
+    case Proxy::Type::HTTP:
+    case Proxy::Type::HTTPS:
+      if (!route.requiresTunnel()) return auth;
+      return "* Establish HTTP proxy tunnel to " + hostPort(url.host(), url.port()) + "\n" + auth +
+             "* CONNECT phase completed\n";
+  }
+  return "";
+}
+
 }  // namespace
 
 // One call's listener: records into its CallTrace and prints -v and --trace-events lines.
@@ -58,6 +106,11 @@ class TransferEventListener final : public EventListener {
     std::string list;
     for (const std::string& proxy : proxies) list += (list.empty() ? "" : ", ") + proxy;
     record("proxySelectEnd", "[" + list + "]");
+    // "HTTP @ proxy:3128": the name looked up next is the proxy's, at its port.
+    if (!proxies.empty() && proxies.front() != "DIRECT") {
+      const std::string& first = proxies.front();
+      port_ = std::atoi(first.c_str() + first.rfind(':') + 1);
+    }
   }
   void dnsStart(Call&, const std::string& domainName) override { record("dnsStart", domainName); }
   void dnsEnd(Call&, const std::string& domainName,
@@ -114,6 +167,8 @@ class TransferEventListener final : public EventListener {
   void connectFailed(Call&, const InetSocketAddress& address, std::optional<Protocol>,
                      const IOException& ioe) override {
     record("connectFailed", address.toString() + " " + ioe.what());
+    // The proxy took the connection and then refused (tern's message ends the transfer).
+    if (dynamic_cast<const ProxyException*>(&ioe) != nullptr) return;
     verbose("* connect to " + address.address().hostAddress() + " port " +
             std::to_string(address.port()) + " failed: " + ioe.what() + "\n");
   }
@@ -121,7 +176,19 @@ class TransferEventListener final : public EventListener {
     const InetSocketAddress& remote = connection.remoteAddress();
     record("connectionAcquired", remote.toString());
     protocol_ = connection.protocol();
-    const std::string& host = connection.route().address().url().host();
+    // Through a proxy, curl names the proxy's host: the host it connected to.
+    const Route& route = connection.route();
+    const Proxy& proxy = route.proxy();
+    const std::string& host = proxy.isDirect() ? route.address().url().host() : proxy.host();
+    usesHttpProxy_ = (proxy.type() == Proxy::Type::HTTP || proxy.type() == Proxy::Type::HTTPS) &&
+                     !route.requiresTunnel();
+    proxyAuthorization_ = usesHttpProxy_ && proxy.hasCredentials()
+                              ? Credentials::basic(proxy.username(), proxy.password())
+                              : "";
+    // Before the lock: it may look a name up. (A call's own events never overlap, so
+    // connectedJustNow_ is this thread's to read.)
+    const std::string proxySteps =
+        session_.debug_ && connectedJustNow_ ? proxyLines(route) : std::string();
     std::string line;
     {
       std::lock_guard lock(session_.mutex_);
@@ -133,9 +200,12 @@ class TransferEventListener final : public EventListener {
       trace_->localPort = local.port();
       connection_ = session_.connectionNumberLocked(connection, connectedJustNow_);
       if (connectedJustNow_) {
-        line = "* Connected to " + host + " (" + trace_->remoteIp + ") port " +
-               std::to_string(remote.port()) + " (#" + std::to_string(connection_) + ")\n" +
-               tlsLines_;
+        const std::string connected = "* Connected to " + host + " (" + trace_->remoteIp +
+                                      ") port " + std::to_string(remote.port()) + " (#" +
+                                      std::to_string(connection_) + ")\n";
+        // curl says "Connected to" again once a SOCKS5 proxy has connected onwards.
+        const bool socks = proxy.type() == Proxy::Type::SOCKS && !proxySteps.empty();
+        line = connected + proxySteps + (socks ? connected : "") + tlsLines_;
       } else {
         line = "* Re-using existing connection #" + std::to_string(connection_) + " with host " +
                host + "\n";
@@ -171,7 +241,11 @@ class TransferEventListener final : public EventListener {
   }
   void requestHeadersEnd(Call&, const Request& request) override {
     record("requestHeadersEnd", request.method() + " " + request.url().toString());
-    std::string head = requestHead(request, protocol_);
+    std::string head = requestHead(request, protocol_, usesHttpProxy_);
+    if (!proxyAuthorization_.empty() && !request.header("Proxy-Authorization")) {
+      // The codec adds the proxy's credentials after the request's headers.
+      head.insert(head.size() - 2, "Proxy-Authorization: " + proxyAuthorization_ + "\r\n");
+    }
     {
       std::lock_guard lock(session_.mutex_);
       trace_->requestBytes += static_cast<int64_t>(head.size());
@@ -285,6 +359,8 @@ class TransferEventListener final : public EventListener {
   int connection_ = -1;            // The number of the connection the call holds.
   std::string host_;               // Its host.
   Protocol protocol_ = Protocol::HTTP_1_1;  // The acquired connection's, for -v's request line.
+  bool usesHttpProxy_ = false;       // It goes to an HTTP proxy without a tunnel: absolute form.
+  std::string proxyAuthorization_;   // The Proxy-Authorization the codec adds to each request.
   std::string tlsLines_;             // -v's lines about the handshake of the connection just made.
   std::string tlsCertificateLines_;  // Its certificate's, after the protocol ALPN accepted.
   bool closing_ = false;             // The last response said "Connection: close".

@@ -8,7 +8,7 @@ _tern() {
   case $prev in
     -o | --output | -D | --dump-header | -K | --config | --cacert | --cert | --key | \
       -T | --upload-file | -b | --cookie | -c | --cookie-jar | --netrc-file | --trace | \
-      --trace-ascii | --output-dir | --cache)
+      --trace-ascii | --output-dir | --cache | --proxy-cacert)
       COMPREPLY=($(compgen -f -- "$cur"))
       return 0
       ;;
