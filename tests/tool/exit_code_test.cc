@@ -611,10 +611,6 @@ TEST(ExitCodeTest, ProxyFailuresAsCurl) {
       socks, ProtocolException("not a SOCKS5 proxy: version 72 (SOCKS @ socks.example:1080 to "
                                "1.2.3.4:80)"));
   EXPECT_EQ(broken.exitCode, 97);
-  // HTTPS proxies are not built in.
-  TransferError https = classifyVia(
-      http, UnknownServiceException("HTTPS proxies are not supported yet: HTTPS @ p:443"));
-  EXPECT_EQ(https.exitCode, 4);
 }
 
 TEST(ExitCodeTest, AnythingElseIsTwoWithItsMessage) {

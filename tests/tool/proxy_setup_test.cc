@@ -56,6 +56,7 @@ std::pair<int, std::string> failure(const std::vector<std::string>& args,
 TEST(ProxySetupTest, ProxyOptionsAndTheLastOneWins) {
   EXPECT_EQ(select({"-x", "proxy:3128"}, {}), Proxy::http("proxy", 3128));
   EXPECT_EQ(select({"-x", "proxy"}, {}), Proxy::http("proxy", 1080));  // curl's default port.
+  EXPECT_EQ(select({"-x", "https://proxy"}, {}), Proxy::https("proxy", 443));
   EXPECT_EQ(select({"--socks5", "s:1"}, {}), Proxy::socks5("s", 1));
   EXPECT_EQ(select({"--socks5-hostname", "s:1"}, {}), Proxy::socks5h("s", 1));
   EXPECT_EQ(select({"--socks5", "s:1", "-x", "p:2"}, {}), Proxy::http("p", 2));
@@ -103,9 +104,6 @@ TEST(ProxySetupTest, ProxiesTernCannotUseFailAsCurl) {
             std::pair(5, std::string("Unsupported proxy syntax in 'p:99999'")));
   EXPECT_EQ(failure({}, {{"http_proxy", "foo://p:1"}}),
             std::pair(7, std::string("Unsupported proxy scheme for 'foo://p:1'")));
-  EXPECT_EQ(failure({"-x", "https://p"}),
-            std::pair(4, std::string("Unsupported proxy 'https://p:443', tern does not support "
-                                     "HTTPS proxies yet")));
   EXPECT_EQ(failure({"-x", "socks4a://p"}).first, 4);
 }
 

@@ -222,10 +222,6 @@ TransferError classifyFailure(const std::exception_ptr& failure, const FailureCo
     return {kExitProxy, socksRefusal(e.what())};
   } catch (const IOException& e) {
     if (isSocksProtocolFailure(e, context)) return {kExitProxy, e.what()};
-    if (dynamic_cast<const UnknownServiceException*>(&e) != nullptr &&
-        std::string_view(e.what()).starts_with("HTTPS proxies are not supported yet")) {
-      return {kExitNotBuiltIn, e.what()};
-    }
     if (isHandshakeFailure(e)) {
       return {kExitSslConnectError, std::string("SSL connect error: ") + e.what()};
     }

@@ -21,7 +21,7 @@ enum ExitCode : int {
   kExitUnsupportedProtocol = 1,
   kExitFailedInit = 2,  // Also: bad command line.
   kExitUrlMalformed = 3,
-  kExitNotBuiltIn = 4,           // What tern does not do yet (an HTTPS or SOCKS4 proxy).
+  kExitNotBuiltIn = 4,           // What tern does not do (a SOCKS4 proxy).
   kExitCouldntResolveProxy = 5,  // Also: a proxy that does not parse.
   kExitCouldntResolveHost = 6,
   kExitCouldntConnect = 7,
@@ -110,7 +110,7 @@ struct TransferError {
 // (a SOCKS proxy's 6, and a host a SOCKS5 proxy was to reach that the client cannot resolve 97),
 // a proxy refusing the connection 7 naming the proxy, a CONNECT answered with a non-2xx status
 // (ProxyException with its responseCode()) 56, a SOCKS5 proxy refusing or breaking its handshake
-// 97, an HTTPS proxy 4. Otherwise ProtocolException 8; any other IOException 56; anything else 2
+// 97. Otherwise ProtocolException 8; any other IOException 56; anything else 2
 // with its message.
 TransferError classifyFailure(const std::exception_ptr& failure, const FailureContext& context);
 

@@ -366,9 +366,9 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   app.add_flag("--proxy-basic", options.proxyBasic,
                "Use Basic authentication on the proxy (tern's only kind)");
   app.add_flag("--proxy-insecure", options.proxyInsecure,
-               "For HTTPS proxies (not supported yet): no effect");
+               "Do not verify the HTTPS proxy's certificate");
   CLI::Option* proxyCaCert =
-      value("--proxy-cacert", "<file>", "For HTTPS proxies (not supported yet): no effect");
+      value("--proxy-cacert", "<file>", "CA certificates to verify the HTTPS proxy against");
   repeatable(valueInto("--resolve", options.resolve, "<[+]host:port:addr[,addr]...>",
                        "Resolve the host+port to this address"));
   app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");

@@ -156,13 +156,7 @@ Proxy ProxySetup::select(const HttpUrl& url) const {
                         message.substr(end));
   }
   if (proxies.empty()) return Proxy::direct();
-  const Proxy& proxy = proxies.front();
-  if (proxy.type() == Proxy::Type::HTTPS) {
-    // curl built without HTTPS-proxy support fails the same way (CURLE_NOT_BUILT_IN).
-    throw ToolException(kExitNotBuiltIn, "Unsupported proxy '" + specOf(proxy) +
-                                             "', tern does not support HTTPS proxies yet");
-  }
-  return proxy;
+  return proxies.front();
 }
 
 }  // namespace tern::tool

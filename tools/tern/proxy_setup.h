@@ -38,8 +38,7 @@ class ProxySetup {
   // The proxy a transfer to `url` goes through (Proxy::direct() for none). Throws ToolException
   // where curl fails the transfer before it connects: a proxy that does not parse (exit 5,
   // "Unsupported proxy syntax in 'SPEC'"), an unknown scheme (7, "Unsupported proxy scheme for
-  // 'SPEC'"), and what tern does not support (4, curl's CURLE_NOT_BUILT_IN): HTTPS proxies and
-  // SOCKS4.
+  // 'SPEC'"), and what tern does not support (4, curl's CURLE_NOT_BUILT_IN): SOCKS4.
   Proxy select(const HttpUrl& url) const;
 
   // The environment of this process.

@@ -2,6 +2,8 @@
 #include "tls_setup.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -57,6 +59,47 @@ std::optional<tls::HandshakeCertificates> handshakeCertificates(const Options& o
   return builder.build();
 }
 
+// True if a transfer may go through an HTTPS proxy: -x https://..., or without -x a proxy
+// variable naming one. (curl reads --proxy-cacert only for such a proxy.)
+bool mayUseHttpsProxy(const Options& options) {
+  auto isHttps = [](std::string_view spec) {
+    return spec.size() >= 8 && std::equal(spec.begin(), spec.begin() + 8, "https://",
+                                          [](char a, char b) { return std::tolower(a) == b; });
+  };
+  if (options.proxy) return isHttps(*options.proxy);
+  for (const char* name : {"http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}) {
+    if (const char* value = std::getenv(name); value != nullptr && isHttps(value)) return true;
+  }
+  return false;
+}
+
+// The trust for an HTTPS proxy, as curl's: --proxy-cacert's certificates, else the system's roots
+// (not --cacert's, which are the origin's); --proxy-insecure: none. Nullopt when no HTTPS proxy
+// may be used, or no TLS option is given (the client's default, the system's roots, serves).
+std::optional<tls::HandshakeCertificates> proxyHandshakeCertificates(const Options& options) {
+  if (!mayUseHttpsProxy(options)) return std::nullopt;
+  if (!options.proxyCaCert && !options.proxyInsecure && !options.caCert && !options.clientCert &&
+      !options.insecure) {
+    return std::nullopt;
+  }
+  tls::HandshakeCertificates::Builder builder;
+  if (options.proxyCaCert) {
+    const std::string pem = readFile(*options.proxyCaCert, kExitSslCaCertBadFile, "--proxy-cacert");
+    try {
+      for (const Certificate& certificate : Certificate::decodePemChain(pem)) {
+        builder.addTrustedCertificate(certificate);
+      }
+    } catch (const std::invalid_argument& e) {
+      throw ToolException(kExitSslCaCertBadFile, "error setting certificate file: " +
+                                                     *options.proxyCaCert + ": " + e.what());
+    }
+  } else if (!options.proxyInsecure) {
+    builder.addPlatformTrustedCertificates();
+  }
+  if (options.proxyInsecure) builder.addInsecureHost("*");
+  return builder.build();
+}
+
 }  // namespace
 
 void configureTls(const Options& options, Client::Builder& builder, std::ostream& err) {
@@ -69,6 +112,9 @@ void configureTls(const Options& options, Client::Builder& builder, std::ostream
     builder.hostnameVerifier(HostnameVerifier::of([](auto, const auto&) { return true; }));
   } else if (certificates) {
     builder.handshakeCertificates(*certificates);
+  }
+  if (std::optional<tls::HandshakeCertificates> proxy = proxyHandshakeCertificates(options)) {
+    builder.proxyHandshakeCertificates(*proxy);
   }
   if (options.tlsMinimum == "1.3") {
     builder.connectionSpecs({ConnectionSpec::Builder(ConnectionSpec::MODERN_TLS)
