@@ -50,7 +50,8 @@ bool Tinyproxy::installed() {
   return findExecutable("tinyproxy", {"/usr/bin/tinyproxy", "/usr/sbin/tinyproxy"}).has_value();
 }
 
-bool Tinyproxy::start(const std::optional<std::pair<std::string, std::string>>& credentials) {
+bool Tinyproxy::start(const std::optional<std::pair<std::string, std::string>>& credentials,
+                      const std::vector<int>& connectPorts) {
   std::optional<fs::path> binary =
       findExecutable("tinyproxy", {"/usr/bin/tinyproxy", "/usr/sbin/tinyproxy"});
   if (!binary) return false;
@@ -66,6 +67,7 @@ bool Tinyproxy::start(const std::optional<std::pair<std::string, std::string>>& 
            << "PidFile \"" << (directory_ / "tinyproxy.pid").string() << "\"\n"
            << "MaxClients 100\n"
            << "DisableViaHeader Yes\n";
+    for (int port : connectPorts) config << "ConnectPort " << port << "\n";
     if (credentials)
       config << "BasicAuth " << credentials->first << " " << credentials->second << "\n";
     config.close();

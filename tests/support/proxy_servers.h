@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/child_process.h"
 
@@ -24,8 +26,10 @@ class Tinyproxy {
   Tinyproxy& operator=(const Tinyproxy&) = delete;
 
   static bool installed();
-  // With `username`, the proxy asks for Basic credentials (BasicAuth).
-  bool start(const std::optional<std::pair<std::string, std::string>>& credentials = {});
+  // With `credentials`, the proxy asks for Basic credentials (BasicAuth). With `connectPorts`,
+  // it tunnels (CONNECT) to those ports only; otherwise to any.
+  bool start(const std::optional<std::pair<std::string, std::string>>& credentials = {},
+             const std::vector<int>& connectPorts = {});
   int port() const { return port_; }
   std::string log() const;
 

@@ -27,8 +27,6 @@ namespace {
 using mockwebserver::MockResponse;
 using mockwebserver::MockWebServer;
 using mockwebserver::RecordedRequest;
-using tern::testing::ChildProcess;
-using tern::testing::findExecutable;
 using tern::testing::freeLoopbackPort;
 using tern::testing::TestCertificates;
 using testing::findCurl;
@@ -57,73 +55,28 @@ MockResponse echo(const RecordedRequest& request) {
   return MockResponse::Builder().body(text).build();
 }
 
-// A proxy server run for one test, stopped when destroyed.
-class ProxyProcess {
+// tinyproxy on 127.0.0.1 (tests/support/proxy_servers.h): an HTTP proxy that tunnels (CONNECT)
+// to `connectPorts` only, and asks for Basic credentials `user`:`password` if given.
+class Tinyproxy : public tern::testing::Tinyproxy {
  public:
-  int port() const { return port_; }
-  bool running() const { return process_.running(); }
-  std::string log() const { return files_.read("proxy.log"); }
-
- protected:
-  // Starts `args` (with "PORT" replaced by a free port) until it listens.
-  bool start(std::vector<std::string> args) {
-    for (int attempt = 0; attempt < 3 && !process_.running(); ++attempt) {
-      port_ = freeLoopbackPort();
-      std::vector<std::string> withPort = args;
-      for (std::string& arg : withPort) {
-        if (arg == "PORT") arg = std::to_string(port_);
-        if (arg == "CONFIG") arg = writeConfig().string();
-      }
-      process_.startListening(withPort, files_.path() / "proxy.log", true, port_);
-    }
-    return process_.running();
-  }
-  virtual std::filesystem::path writeConfig() { return {}; }
-
-  TempDir files_;
-  int port_ = -1;
-  ChildProcess process_;
-};
-
-// tinyproxy on 127.0.0.1: an HTTP proxy that tunnels (CONNECT) to `connectPorts` only, and asks
-// for Basic credentials `user`:`password` if given.
-class Tinyproxy : public ProxyProcess {
- public:
-  Tinyproxy(std::vector<int> connectPorts, std::optional<std::pair<std::string, std::string>> auth)
-      : connectPorts_(std::move(connectPorts)), auth_(std::move(auth)) {
-    if (std::optional<std::filesystem::path> program =
-            findExecutable("tinyproxy", {"/usr/bin/tinyproxy", "/usr/sbin/tinyproxy"})) {
-      start({program->string(), "-d", "-c", "CONFIG"});
-    }
-  }
+  Tinyproxy(const std::vector<int>& connectPorts,
+            const std::optional<std::pair<std::string, std::string>>& auth)
+      : running_(start(auth, connectPorts)) {}
+  bool running() const { return running_; }
 
  private:
-  std::filesystem::path writeConfig() override {
-    std::string config = "Port " + std::to_string(port_) +
-                         "\nListen 127.0.0.1\nAllow 127.0.0.1\nTimeout 30\nLogLevel Info\n"
-                         "LogFile \"" +
-                         (files_.path() / "tinyproxy.log").string() + "\"\nPidFile \"" +
-                         (files_.path() / "tinyproxy.pid").string() + "\"\n";
-    for (int port : connectPorts_) config += "ConnectPort " + std::to_string(port) + "\n";
-    if (auth_) config += "BasicAuth " + auth_->first + " " + auth_->second + "\n";
-    return files_.write("tinyproxy.conf", config);
-  }
-
-  std::vector<int> connectPorts_;
-  std::optional<std::pair<std::string, std::string>> auth_;
+  bool running_;
 };
 
 // microsocks on 127.0.0.1: a SOCKS5 proxy, asking for `user`:`password` if given.
-class Microsocks : public ProxyProcess {
+class Microsocks : public tern::testing::Microsocks {
  public:
-  explicit Microsocks(std::optional<std::pair<std::string, std::string>> auth) {
-    std::optional<std::filesystem::path> program =
-        findExecutable("microsocks", {"/usr/bin/microsocks"});
-    if (!program) return;
-    std::vector<std::string> args{program->string(), "-i", "127.0.0.1", "-p", "PORT"};
-    if (auth) args.insert(args.end(), {"-u", auth->first, "-P", auth->second});
-    start(args);
-  }
+  explicit Microsocks(const std::optional<std::pair<std::string, std::string>>& auth)
+      : running_(start(auth)) {}
+  bool running() const { return running_; }
+
+ private:
+  bool running_;
 };
 
 class ProxyToolTest : public ::testing::Test {
