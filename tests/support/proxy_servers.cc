@@ -66,7 +66,6 @@ bool Tinyproxy::start(const std::optional<std::pair<std::string, std::string>>& 
            << "LogLevel Info\n"
            << "PidFile \"" << (directory_ / "tinyproxy.pid").string() << "\"\n"
            << "MaxClients 100\n"
-           << "DisableViaHeader Yes\n";
     for (int port : connectPorts) config << "ConnectPort " << port << "\n";
     if (credentials)
       config << "BasicAuth " << credentials->first << " " << credentials->second << "\n";
