@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tern/address.h"
+#include "tern/export.h"
 #include "tern/inet_address.h"
 
 namespace tern {
@@ -11,7 +12,7 @@ namespace tern {
 // The concrete path a connection takes to reach an Address: one of the IP addresses its host
 // resolved to, and the port, as OkHttp's Route. (A later version adds the proxy.) A connection
 // is made over one route; when it fails the client tries the next route. An immutable value.
-class Route {
+class TERN_API Route {
  public:
   Route(Address address, InetSocketAddress socketAddress);
 
