@@ -24,7 +24,7 @@ cmake --build "$build" >/dev/null
 cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 libdir=$(dirname "$(find "$work/prefix" -name 'libtern.so' | head -n 1)")
-[ -n "$libdir" ] && [ -e "$libdir/libtern.so" ] || fail "no libtern.so installed"
+[ -e "$libdir/libtern.so" ] || fail "no libtern.so installed"
 lib=$(readlink -f "$libdir/libtern.so")
 mws=$(readlink -f "$libdir/libtern_mockwebserver.so")
 
