@@ -35,16 +35,19 @@ for symbol in 'tern::Client::newCall(' 'tern::version()' 'typeinfo for tern::Con
   'tern::Request::Builder::url(' 'tern::tls::HeldCertificate::Builder::build()'; do
   grep -qF -- "$symbol" "$work/exports" || fail "libtern.so does not export $symbol"
 done
-# The names TERN_INTERNAL_API marks in src/ (a class or a function): every exported internal
+# The names TERN_INTERNAL_API marks in src/, a class or a function: every exported internal
 # symbol must belong to one of them.
-grep -rhoE 'TERN_INTERNAL_API (class |struct )?[A-Za-z_][A-Za-z0-9_:<>]*( [A-Za-z_][A-Za-z0-9_]*)?' \
-  src | awk '{print $NF}' | sort -u >"$work/allowed"
+{
+  grep -rhoE '(class|struct) TERN_INTERNAL_API [A-Za-z_][A-Za-z0-9_]*' src | awk '{print $NF}'
+  grep -rhE '^[^/]*TERN_INTERNAL_API [^(]*\(' src | sed -E 's/\(.*//' | awk '{print $NF}'
+} | sort -u >"$work/allowed"
 grep 'tern::internal::' "$work/exports" >"$work/internal" || true
 internal_count=$(wc -l <"$work/internal")
 while IFS= read -r line; do
   found=0
   while IFS= read -r name; do
-    if [[ $line == *"::$name("* || $line == *"::$name::"* || $line == *"::$name" ]]; then
+    if [[ $line == *"::${name}("* || $line == *"::${name}["* || $line == *"::${name}::"* ||
+      $line == *"::${name}" ]]; then
       found=1
       break
     fi
@@ -53,14 +56,17 @@ while IFS= read -r line; do
 done <"$work/internal"
 echo "libtern.so: $(wc -l <"$work/exports") symbols exported, $internal_count of them tern::internal" \
   "(TERN_INTERNAL_API: $(tr '\n' ' ' <"$work/allowed"))"
-# libtern_mockwebserver.so needs nothing from libtern.so that it does not export.
-undefined=$(nm -D --undefined-only -C "$mws" | grep 'tern::' || true)
-for_each_missing=$(while IFS= read -r line; do
-  [ -z "$line" ] && continue
-  symbol=${line#*U }
-  grep -qF -- "$symbol" "$work/exports" || echo "$symbol"
-done <<<"$undefined")
-[ -z "$for_each_missing" ] || fail "libtern_mockwebserver.so needs what libtern.so hides: $for_each_missing"
+# libtern_mockwebserver.so exports its API and none of its internals, and needs nothing from
+# libtern.so that libtern.so hides.
+nm -D --defined-only -C "$mws" >"$work/mws-exports"
+grep -qF 'tern::mockwebserver::MockWebServer::enqueue(' "$work/mws-exports" ||
+  fail "libtern_mockwebserver.so does not export MockWebServer::enqueue"
+! grep -q '::internal::' "$work/mws-exports" ||
+  fail "libtern_mockwebserver.so exports internals: $(grep '::internal::' "$work/mws-exports" | head -n 3)"
+missing=$(nm -D --undefined-only -C "$mws" | sed -n 's/^ *U //p' | grep 'tern::' |
+  while IFS= read -r symbol; do grep -qF -- " $symbol" "$work/exports" || echo "$symbol"; done)
+[ -z "$missing" ] || fail "libtern_mockwebserver.so needs what libtern.so hides: $missing"
+echo "libtern_mockwebserver.so: $(wc -l <"$work/mws-exports") symbols exported, no internals"
 
 echo "== 2. the install is stripped"
 for f in "$lib" "$mws" "$work/prefix/bin/tern"; do
