@@ -17,10 +17,13 @@ function(tern_library_settings target)
   if(BUILD_SHARED_LIBS)
     target_compile_definitions(${target} PUBLIC TERN_SHARED)
   endif()
-  get_target_property(type ${target} TYPE)
-  if(type STREQUAL "OBJECT_LIBRARY" AND BUILD_SHARED_LIBS)
-    # Everything not marked TERN_API / TERN_INTERNAL_API stays inside the shared library.
-    set_target_properties(${target} PROPERTIES
+endfunction()
+
+# For the object library of a shared one: everything not marked TERN_API / TERN_INTERNAL_API
+# stays inside the library.
+function(tern_hidden_visibility objects)
+  if(BUILD_SHARED_LIBS)
+    set_target_properties(${objects} PROPERTIES
       CXX_VISIBILITY_PRESET hidden
       VISIBILITY_INLINES_HIDDEN ON)
   endif()
