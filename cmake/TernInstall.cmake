@@ -37,10 +37,13 @@ else()
   set(TERN_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
 # A static libtern needs its dependencies on every link line; a shared one hides them.
+# A shared one's users see TERN_SHARED, as CMake's do (include/tern/export.h).
 if(BUILD_SHARED_LIBS)
   set(TERN_PC_REQUIRES "Requires.private")
+  set(TERN_PC_CFLAGS " -DTERN_SHARED")
 else()
   set(TERN_PC_REQUIRES "Requires")
+  set(TERN_PC_CFLAGS "")
 endif()
 configure_file(cmake/tern.pc.in ${PROJECT_BINARY_DIR}/tern.pc @ONLY)
 configure_file(cmake/tern-mockwebserver.pc.in ${PROJECT_BINARY_DIR}/tern-mockwebserver.pc @ONLY)

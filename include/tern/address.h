@@ -10,6 +10,7 @@
 #include "tern/certificate_pinner.h"
 #include "tern/connection_spec.h"
 #include "tern/dns.h"
+#include "tern/export.h"
 #include "tern/hostname_verifier.h"
 #include "tern/http_url.h"
 #include "tern/protocol.h"
@@ -33,7 +34,7 @@ class Authenticator;
 // addresses may share a pooled connection, so two clients with different TLS settings never
 // share one. An immutable value, cheap to copy: copies (and the addresses a client makes for each
 // call) share one set of settings.
-class Address {
+class TERN_API Address {
  public:
   // An address for `uriHost`:`uriPort`: https when `sslContext` is set (a client's TLS context,
   // internal), then with `hostnameVerifier` and `certificatePinner` (required for https, unused

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "tern/export.h"
 #include "tern/request.h"
 #include "tern/response.h"
 #include "tern/route.h"
@@ -26,7 +27,7 @@ namespace tern {
 // An authenticator that keeps returning requests is stopped after 20 follow-ups
 // (ProtocolException "Too many follow-up requests: 21"). Called on the call's thread; must be
 // thread-safe if the client runs calls concurrently. May throw IOException to fail the call.
-class Authenticator {
+class TERN_API Authenticator {
  public:
   virtual ~Authenticator() = default;
 

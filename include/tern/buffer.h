@@ -10,6 +10,7 @@
 
 #include "tern/buffered_sink.h"
 #include "tern/buffered_source.h"
+#include "tern/export.h"
 
 namespace tern {
 
@@ -35,7 +36,7 @@ struct Segment;
 //
 // Move-only: copying a buffer copies all its bytes, so it is explicit (copy()). A moved-from
 // buffer is empty. Not thread-safe.
-class Buffer final : public BufferedSource, public BufferedSink {
+class TERN_API Buffer final : public BufferedSource, public BufferedSink {
  public:
   // The capacity of one segment.
   static constexpr size_t kSegmentSize = 8192;

@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "tern/export.h"
 #include "tern/sink.h"
 
 namespace tern {
@@ -25,7 +26,7 @@ class Source;
 // emit(), on flush() or on close(). Destroying a BufferedSink without flush() or close() drops
 // what is still buffered. Multi-byte integers are big-endian unless the name ends in Le.
 // Methods return *this for chaining. Not thread-safe.
-class BufferedSink : public Sink {
+class TERN_API BufferedSink : public Sink {
  public:
   using Sink::write;
 
@@ -78,10 +79,10 @@ class BufferedSink : public Sink {
 
 // A BufferedSink that writes to `sink` and owns it. Closing the result flushes and closes
 // `sink`. Throws std::invalid_argument if `sink` is null.
-std::unique_ptr<BufferedSink> buffer(std::unique_ptr<Sink> sink);
+TERN_API std::unique_ptr<BufferedSink> buffer(std::unique_ptr<Sink> sink);
 
 // A BufferedSink that writes to `sink` without owning it: `sink` must outlive the result.
 // Closing the result still closes `sink` (Okio's semantics); destroying it does not.
-std::unique_ptr<BufferedSink> buffer(Sink& sink);
+TERN_API std::unique_ptr<BufferedSink> buffer(Sink& sink);
 
 }  // namespace tern

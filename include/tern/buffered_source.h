@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
 #include "tern/source.h"
 
 namespace tern {
@@ -32,7 +33,7 @@ class Sink;
 // readDecimalLong() or readHexadecimalUnsignedLong() meet something that is not a number (Okio's
 // NumberFormatException: the bytes came from a peer, so malformed input is a protocol failure);
 // std::invalid_argument for negative counts; std::logic_error after close(). Not thread-safe.
-class BufferedSource : public Source {
+class TERN_API BufferedSource : public Source {
  public:
   using Source::read;
 
@@ -145,10 +146,10 @@ class BufferedSource : public Source {
 
 // A BufferedSource that reads from `source` and owns it. Closing the result closes `source`.
 // Throws std::invalid_argument if `source` is null.
-std::unique_ptr<BufferedSource> buffer(std::unique_ptr<Source> source);
+TERN_API std::unique_ptr<BufferedSource> buffer(std::unique_ptr<Source> source);
 
 // A BufferedSource that reads from `source` without owning it: `source` must outlive the
 // result. Closing the result still closes `source` (Okio's semantics); destroying it does not.
-std::unique_ptr<BufferedSource> buffer(Source& source);
+TERN_API std::unique_ptr<BufferedSource> buffer(Source& source);
 
 }  // namespace tern

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "tern/export.h"
 #include "tern/headers.h"
 
 namespace tern {
@@ -17,7 +18,7 @@ namespace tern {
 // Durations are whole seconds, -1 when the directive is absent. Parsed values larger than INT_MAX
 // become INT_MAX (RFC 9111 §1.2.2); negative values become 0; values that are not numbers count
 // as absent, except that a max-stale without a usable number means "any staleness" (INT_MAX).
-class CacheControl {
+class TERN_API CacheControl {
  public:
   class Builder;
 
@@ -90,7 +91,7 @@ class CacheControl {
 };
 
 // Builds the Cache-Control directives of a request. Not thread-safe; methods chain.
-class CacheControl::Builder {
+class TERN_API CacheControl::Builder {
  public:
   // Don't accept a cached response without validating it with the server.
   Builder& noCache();

@@ -6,6 +6,7 @@
 
 #include "tern/callback.h"
 #include "tern/exceptions.h"
+#include "tern/export.h"
 #include "tern/request.h"
 #include "tern/response.h"
 #include "tern/timeout.h"
@@ -18,7 +19,7 @@ namespace tern {
 //
 // Shared (std::shared_ptr) so that cancel() can be called from any thread while another thread
 // runs it. Every method is thread-safe.
-class Call {
+class TERN_API Call {
  public:
   virtual ~Call() = default;
 

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "tern/exceptions.h"
+#include "tern/export.h"
 #include "tern/response.h"
 
 namespace tern {
@@ -15,7 +16,7 @@ class Call;
 // and onFailure() is called, once, on a dispatcher thread (never on the thread that called
 // Call::enqueue(), except for a call the dispatcher refuses: after Client::shutdown(), or when
 // its executor rejects the call, onFailure runs inside enqueue()).
-class Callback {
+class TERN_API Callback {
  public:
   virtual ~Callback() = default;
 

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
+
 namespace tern {
 
 namespace internal {
@@ -21,7 +23,7 @@ struct OpenSslAccess;
 //
 // Make one from DER bytes or PEM text, or with tern::tls::HeldCertificate::Builder. Every accessor
 // reads the parsed certificate; none of them fails on a certificate that parsed.
-class Certificate {
+class TERN_API Certificate {
  public:
   // Parses one DER-encoded certificate. Throws std::invalid_argument ("failed to decode
   // certificate: ...") if `der` is not exactly one well-formed X.509 certificate (trailing bytes

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tern/certificate.h"
+#include "tern/export.h"
 
 namespace tern {
 
@@ -30,7 +31,7 @@ namespace tern {
 //
 // Pinning is dangerous: pin more than one key (a backup), and never pin without the server
 // team's blessing. An immutable value, cheap to copy, thread-safe.
-class CertificatePinner {
+class TERN_API CertificatePinner {
  public:
   class Builder;
 
@@ -107,7 +108,7 @@ class CertificatePinner {
 };
 
 // Collects pins. Not thread-safe.
-class CertificatePinner::Builder {
+class TERN_API CertificatePinner::Builder {
  public:
   // Pins `pins` for `pattern`. Throws std::invalid_argument (see Pin) for a bad pattern or pin.
   Builder& add(std::string_view pattern, std::initializer_list<std::string_view> pins);

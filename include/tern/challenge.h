@@ -7,13 +7,14 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
 #include "tern/headers.h"
 
 namespace tern {
 
 // An authentication challenge from a WWW-Authenticate or Proxy-Authenticate header (RFC 9110
 // §11.3): a scheme such as "Basic" and its auth parameters. Immutable value.
-class Challenge {
+class TERN_API Challenge {
  public:
   // `authParams` keys are lower-cased (they compare ignoring case). A challenge in token68 form
   // ("Negotiate abc==") holds the token under the empty key "" (OkHttp uses a null key).
@@ -55,6 +56,7 @@ class Challenge {
 // field turns malformed (an unterminated quote, a repeated parameter, stray '='), the challenges
 // read before that point are kept and the rest of that field is skipped. Never throws on any
 // bytes.
-std::vector<Challenge> parseChallenges(const Headers& headers, std::string_view headerName);
+TERN_API std::vector<Challenge> parseChallenges(const Headers& headers,
+                                                std::string_view headerName);
 
 }  // namespace tern

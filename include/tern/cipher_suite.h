@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // A TLS cipher suite (RFC 8446 §B.4, RFC 5246 §A.5), named as IANA's registry and OkHttp's
@@ -16,7 +18,7 @@ namespace tern {
 // The constants below are the suites OkHttp's connection specs use and their close relatives;
 // forJavaName() makes a suite for any other name. A value type, cheap to copy; two suites are
 // equal when their names are, with Java's "SSL_" prefix of old suites equal to "TLS_".
-class CipherSuite {
+class TERN_API CipherSuite {
  public:
   // TLS 1.3.
   static const CipherSuite TLS_AES_128_GCM_SHA256;
@@ -79,7 +81,7 @@ class CipherSuite {
 };
 
 // Writes javaName(): "TLS_AES_128_GCM_SHA256".
-std::ostream& operator<<(std::ostream& out, const CipherSuite& suite);
+TERN_API std::ostream& operator<<(std::ostream& out, const CipherSuite& suite);
 
 inline constexpr CipherSuite CipherSuite::TLS_AES_128_GCM_SHA256{"TLS_AES_128_GCM_SHA256"};
 inline constexpr CipherSuite CipherSuite::TLS_AES_256_GCM_SHA384{"TLS_AES_256_GCM_SHA384"};

@@ -17,6 +17,7 @@
 #include "tern/dispatcher.h"
 #include "tern/dns.h"
 #include "tern/event_listener.h"
+#include "tern/export.h"
 #include "tern/hostname_verifier.h"
 #include "tern/interceptor.h"
 #include "tern/protocol.h"
@@ -44,7 +45,7 @@ namespace tern {
 // A cheap handle: copies share everything, and newBuilder() makes a client with changed settings
 // that still shares the connection pool and dispatcher (so keep one client, and derive the
 // variations). Immutable and thread-safe.
-class Client {
+class TERN_API Client {
  public:
   class Builder;
 
@@ -123,7 +124,7 @@ class Client {
 // connection pool and TLS context (made by Builder(), so every client it builds shares them, and
 // newBuilder() clients share pooled connections and TLS sessions). Setters return *this for
 // chaining.
-class Client::Builder {
+class TERN_API Client::Builder {
  public:
   Builder();
 

@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "tern/export.h"
 #include "tern/handshake.h"
 #include "tern/inet_address.h"
 #include "tern/protocol.h"
@@ -13,7 +14,7 @@ namespace tern {
 // A connection to a web server, as OkHttp's Connection: what a network interceptor sees through
 // Interceptor::Chain::connection(). The client owns and pools connections; this view is valid
 // only while the interceptor runs.
-class Connection {
+class TERN_API Connection {
  public:
   virtual ~Connection() = default;
 

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <memory>
 
+#include "tern/export.h"
+
 namespace tern::internal {
 class RealConnectionPool;
 struct ConnectionPoolAccess;
@@ -19,7 +21,7 @@ namespace tern {
 //
 // Shared by a client and the clients made from it with newBuilder() (and by any clients given
 // the same pool). Thread-safe.
-class ConnectionPool final {
+class TERN_API ConnectionPool final {
  public:
   // Throws std::invalid_argument if maxIdleConnections < 0 or keepAliveDuration <= 0.
   explicit ConnectionPool(int maxIdleConnections = 5,

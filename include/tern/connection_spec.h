@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tern/cipher_suite.h"
+#include "tern/export.h"
 #include "tern/tls_version.h"
 
 namespace tern {
@@ -27,7 +28,7 @@ namespace tern {
 //                             .build();
 //
 // An immutable value, cheap to copy.
-class ConnectionSpec {
+class TERN_API ConnectionSpec {
  public:
   class Builder;
 
@@ -82,7 +83,7 @@ class ConnectionSpec {
 // nothing (Builder(true) for TLS, Builder(false) for cleartext). Setters return *this; the
 // TLS-only ones throw std::invalid_argument on a cleartext builder ("no cipher suites for
 // cleartext connections") and for an empty list ("At least one cipher suite is required").
-class ConnectionSpec::Builder {
+class TERN_API ConnectionSpec::Builder {
  public:
   explicit Builder(bool tls);
   explicit Builder(const ConnectionSpec& spec);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
 #include "tern/headers.h"
 #include "tern/http_url.h"
 
@@ -18,7 +19,7 @@ namespace tern {
 // Parsing follows RFC 6265 §5.2 leniently, as browsers and OkHttp do: unknown attributes and
 // attributes with invalid values are ignored, and a cookie whose Domain does not match the URL
 // (or is a public suffix) is rejected.
-class Cookie {
+class TERN_API Cookie {
  public:
   class Builder;
 
@@ -97,7 +98,7 @@ class Cookie {
 };
 
 // Builds a Cookie. name, value and a domain are required.
-class Cookie::Builder {
+class TERN_API Cookie::Builder {
  public:
   Builder() = default;
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tern/cookie.h"
+#include "tern/export.h"
 #include "tern/http_url.h"
 
 namespace tern {
@@ -17,7 +18,7 @@ namespace tern {
 //
 // Called from the threads that run calls, possibly concurrently: implementations must be
 // thread-safe.
-class CookieJar {
+class TERN_API CookieJar {
  public:
   virtual ~CookieJar() = default;
 

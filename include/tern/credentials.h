@@ -4,10 +4,12 @@
 #include <string>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // Values for Authorization and Proxy-Authorization headers, as OkHttp's Credentials.
-class Credentials {
+class TERN_API Credentials {
  public:
   // "Basic " + base64(username ":" password) (RFC 7617), the bytes as given (UTF-8 is RFC
   // 7617's charset="UTF-8"):

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <vector>
 
+#include "tern/export.h"
+
 namespace tern::internal {
 class AsyncCall;
 class RealCall;
@@ -27,7 +29,7 @@ class Call;
 // and canceled by cancelAll().
 //
 // Shared by a client and the clients made from it with newBuilder(). Thread-safe.
-class Dispatcher final {
+class TERN_API Dispatcher final {
  public:
   // Runs a job on some thread, soon. May throw to refuse it: the call then fails with
   // InterruptedIOException("executor rejected").

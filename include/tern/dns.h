@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tern/export.h"
 #include "tern/inet_address.h"
 
 namespace tern {
@@ -15,7 +16,7 @@ namespace tern {
 // fake DNS in tests, pin names, or resolve over HTTPS.
 //
 // Implementations must be thread-safe: concurrent calls look up concurrently.
-class Dns {
+class TERN_API Dns {
  public:
   virtual ~Dns() = default;
 

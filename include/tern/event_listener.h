@@ -12,6 +12,7 @@
 #include "tern/connection.h"
 #include "tern/dispatcher.h"
 #include "tern/exceptions.h"
+#include "tern/export.h"
 #include "tern/http_url.h"
 #include "tern/inet_address.h"
 #include "tern/protocol.h"
@@ -63,7 +64,7 @@ class Handshake;
 // dropped), must not block on the network, and must not run calls; Call::cancel() is allowed.
 //
 // Cost: with the default none() listener tern does no work and allocates nothing per event.
-class EventListener {
+class TERN_API EventListener {
  public:
   class Factory;
 
@@ -182,7 +183,7 @@ class EventListener {
 // Makes a listener for each call, as OkHttp's EventListener.Factory: Client::newCall() asks it
 // once per call, so the listener may keep that call's state. Must be thread-safe: calls are
 // made concurrently. create() must not run, cancel or otherwise change the call it is given.
-class EventListener::Factory {
+class TERN_API EventListener::Factory {
  public:
   virtual ~Factory() = default;
 

@@ -5,48 +5,50 @@
 #include <stdexcept>
 #include <string>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // The root of every I/O failure tern reports: a connection that could not be made, a peer that
 // broke the protocol, a timeout, a cancellation. Messages say what failed and where (host, port,
 // protocol). Misuse of the API is std::invalid_argument / std::logic_error instead.
-class IOException : public std::runtime_error {
+class TERN_API IOException : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
 // A blocking operation stopped before it completed: the call was canceled, or a deadline passed.
-class InterruptedIOException : public IOException {
+class TERN_API InterruptedIOException : public IOException {
  public:
   using IOException::IOException;
 };
 
 // A connect, read or write timeout fired. The message names which one.
-class SocketTimeoutException : public InterruptedIOException {
+class TERN_API SocketTimeoutException : public InterruptedIOException {
  public:
   using InterruptedIOException::InterruptedIOException;
 };
 
 // A TCP connection to the peer could not be established.
-class ConnectException : public IOException {
+class TERN_API ConnectException : public IOException {
  public:
   using IOException::IOException;
 };
 
 // The DNS lookup for a host name failed or returned no addresses.
-class UnknownHostException : public IOException {
+class TERN_API UnknownHostException : public IOException {
  public:
   using IOException::IOException;
 };
 
 // The peer sent bytes that break HTTP (a malformed status line, an oversized header, a bad chunk).
-class ProtocolException : public IOException {
+class TERN_API ProtocolException : public IOException {
  public:
   using IOException::IOException;
 };
 
 // Input ended before the expected number of bytes arrived (a truncated body or chunk).
-class EOFException : public IOException {
+class TERN_API EOFException : public IOException {
  public:
   using IOException::IOException;
 };
@@ -58,7 +60,7 @@ class EOFException : public IOException {
 // ECONNRESET: it reset an open connection), and the message names it and the peer: "Broken
 // pipe: 127.0.0.1:8080". Connect and TLS handshake failures are not this, even when a write
 // failed: they throw ConnectException and the handshake's exceptions.
-class SocketWriteException : public IOException {
+class TERN_API SocketWriteException : public IOException {
  public:
   SocketWriteException(const std::string& message, int errorNumber)
       : IOException(message), errorNumber_(errorNumber) {}
@@ -69,19 +71,19 @@ class SocketWriteException : public IOException {
 };
 
 // A TLS failure (Java's javax.net.ssl.SSLException); the subtypes below say which kind.
-class SSLException : public IOException {
+class TERN_API SSLException : public IOException {
  public:
   using IOException::IOException;
 };
 
 // The TLS handshake failed (protocol or cipher mismatch, untrusted or expired certificate).
-class SSLHandshakeException : public SSLException {
+class TERN_API SSLHandshakeException : public SSLException {
  public:
   using SSLException::SSLException;
 };
 
 // The peer's identity could not be verified (hostname mismatch, certificate pin mismatch).
-class SSLPeerUnverifiedException : public SSLException {
+class TERN_API SSLPeerUnverifiedException : public SSLException {
  public:
   using SSLException::SSLException;
 };
@@ -90,7 +92,7 @@ class SSLPeerUnverifiedException : public SSLException {
 // URL when the client's connection specs lack ConnectionSpec::CLEARTEXT ("CLEARTEXT communication
 // not enabled for client"), an https URL when none of its specs is a TLS one this OpenSSL can
 // honour ("Unable to find acceptable protocols. ...").
-class UnknownServiceException : public IOException {
+class TERN_API UnknownServiceException : public IOException {
  public:
   using IOException::IOException;
 };
@@ -103,7 +105,7 @@ class UnknownServiceException : public IOException {
 //   catch (const SSLHandshakeException& e) {
 //     try { std::rethrow_if_nested(e); } catch (const CertificateException& cause) { ... }
 //   }
-class CertificateException : public std::runtime_error {
+class TERN_API CertificateException : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -113,7 +115,7 @@ class CertificateException : public std::runtime_error {
 // authenticator did not give), or a SOCKS5 proxy refused the greeting, the credentials or the
 // connect (responseCode() is 0; the message gives RFC 1928's reply). The message names the proxy
 // and the origin. (OkHttp throws a plain IOException here, with the same message for CONNECT.)
-class ProxyException : public IOException {
+class TERN_API ProxyException : public IOException {
  public:
   explicit ProxyException(const std::string& message, int responseCode = 0)
       : IOException(message), responseCode_(responseCode) {}
@@ -125,7 +127,7 @@ class ProxyException : public IOException {
 
 // An HTTP/2 stream was reset by the peer or locally; errorCode is the RST_STREAM code (RFC 9113
 // §7).
-class StreamResetException : public IOException {
+class TERN_API StreamResetException : public IOException {
  public:
   StreamResetException(uint32_t errorCode, const std::string& message)
       : IOException(message), errorCode_(errorCode) {}

@@ -7,13 +7,14 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
 #include "tern/request_body.h"
 
 namespace tern {
 
 // An HTML form body, "application/x-www-form-urlencoded" (WHATWG URL §5), as OkHttp's FormBody:
 // name=value pairs joined by '&', each percent-encoded.
-class FormBody final : public RequestBody {
+class TERN_API FormBody final : public RequestBody {
  public:
   class Builder;
 
@@ -46,7 +47,7 @@ class FormBody final : public RequestBody {
 };
 
 // Collects the pairs of a FormBody.
-class FormBody::Builder {
+class TERN_API FormBody::Builder {
  public:
   // Adds a pair, percent-encoding both parts: a space becomes "%20", '+' becomes "%2B" and every
   // byte the form encode set holds is escaped, as OkHttp does.

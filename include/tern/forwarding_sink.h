@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "tern/export.h"
 #include "tern/sink.h"
 
 namespace tern {
@@ -11,7 +12,7 @@ namespace tern {
 // A Sink that passes every call to another sink, as Okio's ForwardingSink. Subclass it and
 // override write() to observe or change what flows through, e.g. to count bytes for an upload
 // progress bar. Not thread-safe.
-class ForwardingSink : public Sink {
+class TERN_API ForwardingSink : public Sink {
  public:
   // Forwards to `delegate` and owns it. Throws std::invalid_argument if it is null.
   explicit ForwardingSink(std::unique_ptr<Sink> delegate);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "tern/export.h"
 #include "tern/source.h"
 
 namespace tern {
@@ -11,7 +12,7 @@ namespace tern {
 // A Source that passes every call to another source, as Okio's ForwardingSource. Subclass it
 // and override read() to observe or change what flows through, e.g. to count bytes for a
 // download progress bar. Not thread-safe.
-class ForwardingSource : public Source {
+class TERN_API ForwardingSource : public Source {
  public:
   // Forwards to `delegate` and owns it. Throws std::invalid_argument if it is null.
   explicit ForwardingSource(std::unique_ptr<Source> delegate);

@@ -7,6 +7,7 @@
 
 #include "tern/certificate.h"
 #include "tern/cipher_suite.h"
+#include "tern/export.h"
 #include "tern/tls_version.h"
 
 namespace tern {
@@ -19,7 +20,7 @@ namespace tern {
 // The peer's certificates are the chain as the connection verified it (cleaned: leaf first, each
 // signed by the next, up to a trusted root when the chain was verified). An immutable value,
 // cheap to copy.
-class Handshake {
+class TERN_API Handshake {
  public:
   Handshake(TlsVersion tlsVersion, CipherSuite cipherSuite,
             std::vector<Certificate> peerCertificates, std::vector<Certificate> localCertificates);

@@ -16,11 +16,13 @@
 #include <utility>
 #include <vector>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // Orders strings ignoring ASCII case ("Content-Type" and "content-type" are equivalent), as header
 // names compare (RFC 9110 §5.1). No locale is consulted.
-struct CaseInsensitiveLess {
+struct TERN_API CaseInsensitiveLess {
   using is_transparent = void;
   bool operator()(std::string_view a, std::string_view b) const noexcept;
 };
@@ -32,7 +34,7 @@ struct CaseInsensitiveLess {
 //
 // Immutable and cheap to copy (copies share one list); safe to read from many threads. Build with
 // Headers::Builder or Headers::of.
-class Headers {
+class TERN_API Headers {
  public:
   class Builder;
   using value_type = std::pair<std::string, std::string>;
@@ -120,7 +122,7 @@ class Headers {
 // Accumulates header fields for a Headers. Not thread-safe; methods return *this for chaining.
 // A builder from Headers::newBuilder() shares that list until its first change, so passing
 // headers through a builder unchanged (as Request and Response builders do) copies nothing.
-class Headers::Builder {
+class TERN_API Headers::Builder {
  public:
   Builder() = default;
 

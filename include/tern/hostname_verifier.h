@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tern/certificate.h"
+#include "tern/export.h"
 
 namespace tern {
 
@@ -15,7 +16,7 @@ namespace tern {
 // verified the chain, and fails the connection with SSLPeerUnverifiedException when it returns
 // false. The default is OkHostnameVerifier; replace it with Client::Builder's hostnameVerifier()
 // only with great care. Implementations are shared between calls and must be thread-safe.
-class HostnameVerifier {
+class TERN_API HostnameVerifier {
  public:
   virtual ~HostnameVerifier() = default;
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // Parses an HTTP date (RFC 9110 §5.6.7), as OkHttp does. Accepts the three formats the RFC asks
@@ -26,10 +28,10 @@ namespace tern {
 // value "Fri, 31 Dec 9999 23:59:59 GMT" reads as the far future rather than failing.
 //
 // Thread-safe; depends on neither the locale nor the local time zone.
-std::optional<std::chrono::system_clock::time_point> parseHttpDate(std::string_view text);
+TERN_API std::optional<std::chrono::system_clock::time_point> parseHttpDate(std::string_view text);
 
 // Formats `instant` as an IMF-fixdate in GMT, "Sun, 06 Nov 1994 08:49:37 GMT" (RFC 9110 §5.6.7),
 // dropping fractions of a second (rounding toward the past). Thread-safe.
-std::string formatHttpDate(std::chrono::system_clock::time_point instant);
+TERN_API std::string formatHttpDate(std::chrono::system_clock::time_point instant);
 
 }  // namespace tern

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "tern/export.h"
 #include "tern/interceptor.h"
 
 namespace tern {
@@ -36,7 +37,7 @@ namespace tern {
 // not logged. The format is for people, not parsers: it may change.
 //
 // Thread-safe: one interceptor may serve every call of a client.
-class HttpLoggingInterceptor final : public Interceptor {
+class TERN_API HttpLoggingInterceptor final : public Interceptor {
  public:
   // Receives one line of log output (without a line break). Must be thread-safe.
   using Logger = std::function<void(std::string_view message)>;

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
+
 namespace tern {
 
 namespace internal {
@@ -40,7 +42,7 @@ struct HttpUrlAccess;
 // and port 0 parses. Hosts go through IDNA with libidn2, whose Unicode tables are older than the
 // standard's (tests/data/wpt-url-deviations.txt lists the effect), and a non-ASCII host is limited
 // to 16 KiB with labels of at most 1024 code points.
-class HttpUrl final {
+class TERN_API HttpUrl final {
  public:
   class Builder;
 
@@ -176,7 +178,7 @@ class HttpUrl final {
 // fragment uses the WHATWG fragment set so that toString() stays a canonical href.
 //
 // A Builder is a plain mutable value; it is not safe to share between threads while changing it.
-class HttpUrl::Builder final {
+class TERN_API HttpUrl::Builder final {
  public:
   // An empty builder: no scheme, no host, the path "/", no query, no fragment.
   Builder();
@@ -269,7 +271,7 @@ class HttpUrl::Builder final {
 };
 
 // Writes url.toString(), so URLs print in test failures and logs.
-std::ostream& operator<<(std::ostream& out, const HttpUrl& url);
+TERN_API std::ostream& operator<<(std::ostream& out, const HttpUrl& url);
 
 }  // namespace tern
 

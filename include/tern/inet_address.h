@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // An IP address, as Java's InetAddress: the 4 bytes of an IPv4 address or the 16 bytes of an
@@ -18,7 +20,7 @@ namespace tern {
 //
 // Equality and hashing look at the address bytes only (as Java's), so "localhost/127.0.0.1" ==
 // "/127.0.0.1". An IPv4-mapped IPv6 address (::ffff:1.2.3.4) stays an IPv6 address.
-class InetAddress {
+class TERN_API InetAddress {
  public:
   // Parses an IP literal: dotted-decimal IPv4 ("127.0.0.1", exactly four decimal parts) or IPv6
   // in RFC 4291 §2.2 text form ("::1", "2001:db8::1", "::ffff:1.2.3.4"), optionally inside
@@ -78,7 +80,7 @@ class InetAddress {
 
 // An IP address and a TCP port, as Java's InetSocketAddress: where a socket connects to, or the
 // local end of a connection. An immutable value, cheap to copy.
-class InetSocketAddress {
+class TERN_API InetSocketAddress {
  public:
   // Throws std::invalid_argument unless 0 <= port <= 65535.
   InetSocketAddress(InetAddress address, int port);

@@ -7,6 +7,7 @@
 
 #include "tern/call.h"
 #include "tern/connection.h"
+#include "tern/export.h"
 #include "tern/request.h"
 #include "tern/response.h"
 
@@ -29,7 +30,7 @@ namespace tern {
 // dispatcher thread for Call::enqueue()), so implementations shared by concurrent calls must be
 // thread-safe. Throwing IOException fails the call with it; throwing anything else fails it
 // too (an enqueued call reports IOException("canceled due to ...")).
-class Interceptor {
+class TERN_API Interceptor {
  public:
   class Chain;
 
@@ -46,7 +47,7 @@ class Interceptor {
 // An interceptor's view of the call in progress, as OkHttp's Interceptor.Chain. Valid only during
 // the intercept() it was given to (or while a chain derived from it with a with*Timeout() method
 // runs); not thread-safe.
-class Interceptor::Chain {
+class TERN_API Interceptor::Chain {
  public:
   virtual ~Chain() = default;
 

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "tern/event_listener.h"
+#include "tern/export.h"
 #include "tern/http_logging_interceptor.h"
 
 namespace tern {
@@ -30,7 +31,7 @@ namespace tern {
 //
 // The format is for people, not parsers: it may change. One listener serves one call (its
 // start time is per call); its events never overlap.
-class LoggingEventListener final : public EventListener {
+class TERN_API LoggingEventListener final : public EventListener {
  public:
   class Factory;
 
@@ -86,7 +87,7 @@ class LoggingEventListener final : public EventListener {
 };
 
 // Makes a LoggingEventListener for each call, all logging to one logger.
-class LoggingEventListener::Factory final : public EventListener::Factory {
+class TERN_API LoggingEventListener::Factory final : public EventListener::Factory {
  public:
   explicit Factory(HttpLoggingInterceptor::Logger logger = HttpLoggingInterceptor::defaultLogger());
   std::shared_ptr<EventListener> create(Call& call) override;

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // A media type (RFC 9110 §8.3.1, RFC 2045), like "text/plain; charset=utf-8": what a Content-Type
@@ -17,7 +19,7 @@ namespace tern {
 // follow a ';' but nothing may precede it, and empty parameters (";;") are allowed. A value in
 // single quotes ('utf-8') has the quotes stripped, as Chrome does. toString() gives back the text
 // exactly as parsed.
-class MediaType {
+class TERN_API MediaType {
  public:
   // Parses `text`; nullopt if it is not a well-formed media type.
   static std::optional<MediaType> parse(std::string_view text);

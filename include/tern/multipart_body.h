@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
 #include "tern/headers.h"
 #include "tern/request_body.h"
 
@@ -15,7 +16,7 @@ namespace tern {
 
 // A multipart body (RFC 2046 §5.1; RFC 7578 for multipart/form-data), as OkHttp's MultipartBody:
 // parts separated by "--boundary" lines, each with its own headers and body.
-class MultipartBody final : public RequestBody {
+class TERN_API MultipartBody final : public RequestBody {
  public:
   class Builder;
 
@@ -90,7 +91,7 @@ class MultipartBody final : public RequestBody {
 };
 
 // Collects the parts of a MultipartBody.
-class MultipartBody::Builder {
+class TERN_API MultipartBody::Builder {
  public:
   // A builder with a random boundary (a UUID, as OkHttp).
   Builder();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tern/certificate.h"
+#include "tern/export.h"
 #include "tern/hostname_verifier.h"
 
 namespace tern {
@@ -26,7 +27,7 @@ namespace tern {
 //   does, so "bücher.example" matches a certificate for "xn--bcher-kva.example". A host that
 //   IDNA rejects matches nothing.
 // Stateless and thread-safe.
-class OkHostnameVerifier final : public HostnameVerifier {
+class TERN_API OkHostnameVerifier final : public HostnameVerifier {
  public:
   // The shared instance (OkHttp's `object OkHostnameVerifier`).
   static const std::shared_ptr<OkHostnameVerifier>& instance();

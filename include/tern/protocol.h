@@ -4,6 +4,8 @@
 #include <iosfwd>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // The protocols a connection can speak, by their ALPN identifiers (RFC 7301) as OkHttp names them.
@@ -15,14 +17,14 @@ enum class Protocol {
 };
 
 // The protocol's identifier: "http/1.0", "http/1.1", "h2" or "h2_prior_knowledge".
-std::string_view toString(Protocol protocol) noexcept;
+TERN_API std::string_view toString(Protocol protocol) noexcept;
 
 // The protocol named by `identifier`, one of toString()'s values. Throws IOException naming the
 // identifier otherwise, since it comes from a peer (ALPN or a status line).
-Protocol parseProtocol(std::string_view identifier);
+TERN_API Protocol parseProtocol(std::string_view identifier);
 
 // Writes toString(protocol), as OkHttp's Protocol.toString(): `std::cout << Protocol::HTTP_2`
 // prints "h2".
-std::ostream& operator<<(std::ostream& out, Protocol protocol);
+TERN_API std::ostream& operator<<(std::ostream& out, Protocol protocol);
 
 }  // namespace tern

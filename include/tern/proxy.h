@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // Where a connection goes first on its way to the origin server, as Java's Proxy (which OkHttp
@@ -19,7 +21,7 @@ namespace tern {
 // A proxy may carry a username and password: sent preemptively as Basic Proxy-Authorization to
 // an HTTP(S) proxy, as curl's -x http://user:pass@host does, and as RFC 1929 username/password
 // authentication to a SOCKS5 proxy. An immutable value, cheap to copy.
-class Proxy {
+class TERN_API Proxy {
  public:
   enum class Type { DIRECT, HTTP, HTTPS, SOCKS };
 
@@ -81,7 +83,7 @@ class Proxy {
   std::string password_;
 };
 
-std::ostream& operator<<(std::ostream& out, const Proxy& proxy);
-std::ostream& operator<<(std::ostream& out, Proxy::Type type);
+TERN_API std::ostream& operator<<(std::ostream& out, const Proxy& proxy);
+TERN_API std::ostream& operator<<(std::ostream& out, Proxy::Type type);
 
 }  // namespace tern

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tern/exceptions.h"
+#include "tern/export.h"
 #include "tern/http_url.h"
 #include "tern/proxy.h"
 
@@ -19,7 +20,7 @@ namespace tern {
 // tells the selector (connectFailed) and tries the next; the client's RouteDatabase also
 // remembers the failed route, so it is tried last next time. Implementations must be
 // thread-safe: concurrent calls select concurrently.
-class ProxySelector {
+class TERN_API ProxySelector {
  public:
   virtual ~ProxySelector() = default;
 
@@ -61,6 +62,6 @@ class ProxySelector {
 
 // True if `host` (a URL's host: a name, or an IP literal without brackets) matches curl's
 // no_proxy list `noProxy` (see ProxySelector::of()).
-bool matchesNoProxy(std::string_view host, std::string_view noProxy);
+TERN_API bool matchesNoProxy(std::string_view host, std::string_view noProxy);
 
 }  // namespace tern

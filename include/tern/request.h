@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tern/cache_control.h"
+#include "tern/export.h"
 #include "tern/headers.h"
 #include "tern/http_url.h"
 #include "tern/request_body.h"
@@ -19,7 +20,7 @@ namespace tern {
 
 // An HTTP request: a URL, a method, headers, an optional body and tags, as OkHttp's Request.
 // Immutable and cheap to copy (copies share the body). Build one with Request::Builder.
-class Request final {
+class TERN_API Request final {
  public:
   class Builder;
 
@@ -66,7 +67,7 @@ class Request final {
 
 // Builds a Request. Starts as a GET with no URL; build() throws std::logic_error until url() is
 // set.
-class Request::Builder {
+class TERN_API Request::Builder {
  public:
   Builder() = default;
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tern/export.h"
 #include "tern/media_type.h"
 
 namespace tern {
@@ -23,7 +24,7 @@ class Source;
 // A body may be written more than once (a redirect or retry sends it again) unless isOneShot()
 // says otherwise. Request holds bodies by std::shared_ptr, so a body is shared by the copies of a
 // request; writeTo() must therefore be safe to call again after a previous write finished.
-class RequestBody {
+class TERN_API RequestBody {
  public:
   virtual ~RequestBody() = default;
 

@@ -11,6 +11,7 @@
 
 #include "tern/cache_control.h"
 #include "tern/challenge.h"
+#include "tern/export.h"
 #include "tern/handshake.h"
 #include "tern/headers.h"
 #include "tern/protocol.h"
@@ -26,7 +27,7 @@ namespace tern {
 // Move-only: it owns its body, which streams from the connection. Destroying the response
 // closes the body and so releases the connection. The networkResponse(), cacheResponse() and
 // priorResponse() have no body.
-class Response final {
+class TERN_API Response final {
  public:
   class Builder;
 
@@ -121,7 +122,7 @@ class Response final {
 
 // Builds a Response. request, protocol, code and message are required. Move-only, as it may
 // hold the body.
-class Response::Builder {
+class TERN_API Response::Builder {
  public:
   Builder() = default;
   Builder(Builder&&) noexcept = default;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tern/buffered_source.h"
+#include "tern/export.h"
 #include "tern/media_type.h"
 
 namespace tern {
@@ -21,7 +22,7 @@ namespace tern {
 //
 // Move-only (it owns its source). Not thread-safe: one thread reads it at a time, though the
 // call that produced it may be canceled from another thread, which makes reads throw.
-class ResponseBody final {
+class TERN_API ResponseBody final {
  public:
   // A body reading from `source`, which it owns and closes. `contentLength` is -1 if unknown.
   // Throws std::invalid_argument if `source` is null.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tern/address.h"
+#include "tern/export.h"
 #include "tern/inet_address.h"
 #include "tern/proxy.h"
 
@@ -13,7 +14,7 @@ namespace tern {
 // none), and the IP address and port the socket connects to: one of the origin host's addresses
 // for a direct route, one of the proxy host's for a proxied one. A connection is made over one
 // route; when it fails the client tries the next route. An immutable value.
-class Route {
+class TERN_API Route {
  public:
   // A direct route.
   Route(Address address, InetSocketAddress socketAddress);

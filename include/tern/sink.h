@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "tern/export.h"
 #include "tern/timeout.h"
 
 namespace tern {
@@ -15,7 +16,7 @@ class Buffer;
 //
 // Not thread-safe unless an implementation says otherwise. Destroying a sink releases its
 // resources without flushing; call close() to flush and to learn whether that succeeded.
-class Sink {
+class TERN_API Sink {
  public:
   virtual ~Sink() = default;
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "tern/export.h"
 #include "tern/timeout.h"
 
 namespace tern {
@@ -15,7 +16,7 @@ class Buffer;
 //
 // Not thread-safe unless an implementation says otherwise. Destroying a source releases its
 // resources; close() does the same and reports failures.
-class Source {
+class TERN_API Source {
  public:
   virtual ~Source() = default;
 

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "tern/exceptions.h"
+#include "tern/export.h"
 
 namespace tern {
 
@@ -19,7 +20,7 @@ namespace tern {
 //
 // Not thread-safe: configure it before the operation, on the thread that performs it. Copying is
 // disabled because subclasses (Timeout::none(), forwarding timeouts) would be sliced.
-class Timeout {
+class TERN_API Timeout {
  public:
   using Clock = std::chrono::steady_clock;
 

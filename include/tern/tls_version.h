@@ -4,6 +4,8 @@
 #include <iosfwd>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // A version of TLS (or its predecessor SSL 3.0) a connection can negotiate, as OkHttp's
@@ -19,16 +21,16 @@ enum class TlsVersion {
 
 // The name Java (and OpenSSL's SSL_get_version()) uses: "TLSv1.3", "TLSv1.2", "TLSv1.1",
 // "TLSv1", "SSLv3".
-std::string_view javaName(TlsVersion version) noexcept;
+TERN_API std::string_view javaName(TlsVersion version) noexcept;
 
 // The enum constant's name, as OkHttp prints it: "TLS_1_3".
-std::string_view toString(TlsVersion version) noexcept;
+TERN_API std::string_view toString(TlsVersion version) noexcept;
 
 // The version named `javaName` (one of javaName()'s values). Throws std::invalid_argument
 // ("Unexpected TLS version: TLSv9") otherwise.
-TlsVersion tlsVersionForJavaName(std::string_view javaName);
+TERN_API TlsVersion tlsVersionForJavaName(std::string_view javaName);
 
 // Writes toString(version): "TLS_1_3".
-std::ostream& operator<<(std::ostream& out, TlsVersion version);
+TERN_API std::ostream& operator<<(std::ostream& out, TlsVersion version);
 
 }  // namespace tern

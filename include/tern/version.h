@@ -4,12 +4,14 @@
 #include <string>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern {
 
 // The library's version, "MAJOR.MINOR.PATCH", as built (not as the headers say).
-std::string_view version() noexcept;
+TERN_API std::string_view version() noexcept;
 
 // The default User-Agent value, "tern/VERSION", as OkHttp sends "okhttp/VERSION".
-std::string userAgent();
+TERN_API std::string userAgent();
 
 }  // namespace tern

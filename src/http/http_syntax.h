@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "io/ascii.h"
+#include "tern/export.h"
 
 namespace tern::internal {
 
@@ -30,7 +31,7 @@ constexpr bool isAsciiWhitespace(char c) noexcept {
 }
 
 // `s` without leading and trailing ASCII whitespace (as OkHttp trims header names and values).
-std::string_view trimAsciiWhitespace(std::string_view s) noexcept;
+TERN_INTERNAL_API std::string_view trimAsciiWhitespace(std::string_view s) noexcept;
 
 // Returns the index of the first byte at or after `pos` that is not SP or HTAB, or s.size().
 std::size_t skipHttpWhitespace(std::string_view s, std::size_t pos) noexcept;

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "tern/export.h"
 #include "tern/protocol.h"
 
 namespace tern::internal {
@@ -10,6 +11,6 @@ namespace tern::internal {
 // `protocols` without duplicates (first occurrence kept), checked by OkHttp's rules for a
 // client's (and MockWebServer's) protocol list: h2_prior_knowledge alone, or else http/1.1 among
 // them as the fallback, and never http/1.0. Throws std::invalid_argument naming the list.
-std::vector<Protocol> checkedProtocolList(const std::vector<Protocol>& protocols);
+TERN_INTERNAL_API std::vector<Protocol> checkedProtocolList(const std::vector<Protocol>& protocols);
 
 }  // namespace tern::internal

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern::internal {
 
 // ASCII-only case folding for protocol text (schemes, header names, charsets): no locale, so
@@ -14,7 +16,7 @@ constexpr char toLowerAscii(char c) noexcept {
 
 std::string toLowerAscii(std::string_view s);
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
+TERN_INTERNAL_API bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
 
 bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) noexcept;
 

@@ -3,6 +3,8 @@
 
 #include <openssl/bio.h>
 
+#include "tern/export.h"
+
 namespace tern::internal {
 
 // An OpenSSL BIO over a connected, non-blocking socket descriptor, used instead of BIO_s_socket
@@ -15,7 +17,8 @@ namespace tern::internal {
 // so that SSL_ERROR_SYSCALL can be reported as "Connection reset by peer" rather than nothing.
 
 // A new BIO over `fd`; null if out of memory. Free it with BIO_free (SSL_set_bio takes it).
-BIO* newSocketBio(int fd);
+// Exported for MockWebServer, whose TLS transport inherits TlsTransport::newBio().
+TERN_INTERNAL_API BIO* newSocketBio(int fd);
 
 // The errno of the BIO's last failed recv() or send(), 0 if none; 0 for other BIOs.
 int socketBioLastError(BIO* bio);

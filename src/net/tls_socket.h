@@ -10,6 +10,7 @@
 
 #include "net/tls_failure.h"
 #include "net/tls_transport.h"
+#include "tern/export.h"
 #include "tern/sink.h"
 #include "tern/source.h"
 #include "tern/timeout.h"
@@ -35,6 +36,8 @@ namespace tern::internal {
 // HTTP/2 does). OpenSSL's SSL object is not thread-safe, so every SSL call is made under
 // sslMutex_, which is never held while waiting. The transport's cancel() may come from any
 // thread at any time and fails every operation with InterruptedIOException("Canceled").
+// The members marked TERN_INTERNAL_API are the ones MockWebServer's TLS uses, exported by a
+// shared libtern for libtern_mockwebserver.so (include/tern/export.h).
 class TlsSocket {
  public:
   // The largest TLS plaintext record (RFC 8446 §5.1): what one write sends at most.
@@ -43,8 +46,8 @@ class TlsSocket {
   // Takes `ssl`, configured by the caller for its role (client or server mode, SNI, ALPN,
   // verification), and attaches a socket BIO over `transport`'s descriptor. `transport` must
   // outlive this. Throws IOException if OpenSSL is out of memory.
-  TlsSocket(TlsTransport& transport, UniqueSsl ssl);
-  ~TlsSocket();
+  TERN_INTERNAL_API TlsSocket(TlsTransport& transport, UniqueSsl ssl);
+  TERN_INTERNAL_API ~TlsSocket();
   TlsSocket(const TlsSocket&) = delete;
   TlsSocket& operator=(const TlsSocket&) = delete;
 
@@ -52,7 +55,7 @@ class TlsSocket {
   // SSLHandshakeException naming the cause (see tls_failure.h), SocketTimeoutException("TLS
   // handshake timed out after 100 ms: <peer>"), InterruptedIOException("Canceled"), or
   // IOException for a transport failure (a reset, an early end of stream). Call once.
-  void handshake(std::chrono::milliseconds timeout);
+  TERN_INTERNAL_API void handshake(std::chrono::milliseconds timeout);
 
   // The decrypted stream from the peer; read() returns -1 after the peer's close_notify. Its
   // timeout() bounds each wait. close() closes nothing (the owner closes the transport).
@@ -67,7 +70,7 @@ class TlsSocket {
   SSL* ssl() const noexcept { return ssl_.get(); }
 
   // The protocol ALPN selected ("h2", "http/1.1"), or nullopt if none was negotiated.
-  std::optional<std::string> selectedAlpnProtocol() const;
+  TERN_INTERNAL_API std::optional<std::string> selectedAlpnProtocol() const;
 
   // True if the handshake resumed an earlier session (an abbreviated handshake).
   bool sessionReused() const;
@@ -80,7 +83,7 @@ class TlsSocket {
   // Sends a close_notify alert if the handshake completed and the transport can still take it,
   // without waiting for the peer's. Best effort, never throws; the owner closes the transport
   // afterwards. Owner thread.
-  void sendCloseNotify() noexcept;
+  TERN_INTERNAL_API void sendCloseNotify() noexcept;
 
  private:
   class TlsSource final : public Source {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tern/certificate.h"
+#include "tern/export.h"
 #include "tern/tls/handshake_certificates.h"
 #include "tern/tls/key_pair.h"
 
@@ -57,13 +58,14 @@ void configureClient(const tls::HandshakeCertificates& certificates, SSL_CTX* co
 // certificates, whose subjects are also sent as the acceptable CA list. The verify mode is left
 // alone: the caller asks for client certificates (SSL_VERIFY_PEER, plus
 // SSL_VERIFY_FAIL_IF_NO_PEER_CERT to require one) as it needs.
-void configureServer(const tls::HandshakeCertificates& certificates, SSL_CTX* context);
+TERN_INTERNAL_API void configureServer(const tls::HandshakeCertificates& certificates,
+                                       SSL_CTX* context);
 
 // The peer's certificates as it sent them, leaf first, on either side of a handshake (OpenSSL
 // leaves the leaf out of SSL_get_peer_cert_chain() on a server). Empty if the peer sent none.
-std::vector<Certificate> peerCertificates(const SSL* ssl);
+TERN_INTERNAL_API std::vector<Certificate> peerCertificates(const SSL* ssl);
 
 // This side's certificate chain as configured in `ssl` (the leaf first), or empty without one.
-std::vector<Certificate> localCertificates(const SSL* ssl);
+TERN_INTERNAL_API std::vector<Certificate> localCertificates(const SSL* ssl);
 
 }  // namespace tern::internal

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
+
 namespace tern::internal {
 
 // RAII owners for OpenSSL objects, so nothing leaks on the many early returns and throws.
@@ -42,7 +44,7 @@ using UniquePkcs8 = std::unique_ptr<PKCS8_PRIV_KEY_INFO, OpenSslDeleter<&PKCS8_P
 std::string takeOpenSslErrors();
 
 // `what` + ": " + takeOpenSslErrors() (or just `what` when the queue is empty).
-std::string withOpenSslErrors(std::string_view what);
+TERN_INTERNAL_API std::string withOpenSslErrors(std::string_view what);
 
 // Throws std::runtime_error(withOpenSslErrors(what)) when `ok` is false: for calls that fail only
 // when memory runs out or on a bug, never on bad input.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tern/certificate.h"
+#include "tern/export.h"
 #include "tern/tls/held_certificate.h"
 
 namespace tern::tls {
@@ -24,7 +25,7 @@ namespace tern::tls {
 //                                                  .build();
 //
 // An immutable value, cheap to copy, safe to use from any thread.
-class HandshakeCertificates {
+class TERN_API HandshakeCertificates {
  public:
   class Builder;
 
@@ -60,7 +61,7 @@ class HandshakeCertificates {
 
 // Collects trusted roots and a held certificate. With nothing added, the result trusts nothing and
 // presents nothing. Not thread-safe.
-class HandshakeCertificates::Builder {
+class TERN_API HandshakeCertificates::Builder {
  public:
   Builder() = default;
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tern/certificate.h"
+#include "tern/export.h"
 #include "tern/tls/key_pair.h"
 
 namespace tern::tls {
@@ -25,7 +26,7 @@ namespace tern::tls {
 //                                   .build();
 //
 // An immutable value, cheap to copy, safe to use from any thread.
-class HeldCertificate {
+class TERN_API HeldCertificate {
  public:
   class Builder;
 
@@ -73,7 +74,7 @@ class HeldCertificate {
 // extendedKeyUsage serverAuth + clientAuth, and (when signed by another) keyUsage
 // digitalSignature (+ keyEncipherment for RSA). Signatures are SHA-256 (ECDSA or RSA PKCS #1
 // v1.5). Not thread-safe; build() may be called more than once.
-class HeldCertificate::Builder {
+class TERN_API HeldCertificate::Builder {
  public:
   Builder() = default;
 

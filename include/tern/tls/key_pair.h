@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
+
 namespace tern::internal {
 struct OpenSslAccess;
 }  // namespace tern::internal
@@ -16,7 +18,7 @@ namespace tern::tls {
 // TLS peer proves it holds. EC P-256 and RSA keys are made here; any key OpenSSL can read may be
 // decoded. An immutable value, cheap to copy (copies share one key) and safe to use from any
 // thread. Printing a KeyPair is deliberately impossible; privateKeyPkcs8Pem() is the one way out.
-class KeyPair {
+class TERN_API KeyPair {
  public:
   // A new key on the NIST P-256 curve (prime256v1, secp256r1): about 128 bits of security and
   // faster than RSA. HeldCertificate's default.

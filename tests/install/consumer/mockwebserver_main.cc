@@ -1,5 +1,7 @@
-// A user's first test against the installed package, built with `pkg-config tern-mockwebserver`:
-// a real call (threads, sockets) to an in-process MockWebServer must compile, link and run.
+// A user's first test against the installed package, built with `pkg-config tern-mockwebserver`
+// or find_package: a real call (threads, sockets) to an in-process MockWebServer must compile,
+// link and run, and a failure thrown inside the library must be caught by its type here (with a
+// shared libtern, that needs the exception's type_info exported: TERN_API).
 #include <iostream>
 
 #include "tern/mockwebserver/mock_web_server.h"
@@ -13,5 +15,14 @@ int main() {
       client.newCall(tern::Request::Builder().url(server.url("/")).build())->execute();
   std::string body = response.body()->string();
   std::cout << response.code() << " " << body << "\n";
-  return response.code() == 200 && body == "hello from mock" ? 0 : 1;
+  if (response.code() != 200 || body != "hello from mock") return 1;
+
+  try {
+    client.newCall(tern::Request::Builder().url("http://127.0.0.1:1/").build())->execute();
+    std::cerr << "a call to 127.0.0.1:1 did not fail\n";
+    return 1;
+  } catch (const tern::ConnectException& e) {
+    std::cout << "caught tern::ConnectException: " << e.what() << "\n";
+  }
+  return 0;
 }

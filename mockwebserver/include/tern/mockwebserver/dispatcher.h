@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "tern/export.h"
 #include "tern/mockwebserver/mock_response.h"
 #include "tern/mockwebserver/recorded_request.h"
 
@@ -13,7 +14,7 @@ namespace tern::mockwebserver {
 // Thread safety: the server calls every method from its connection threads, possibly from
 // several at once, and shutdown() from the thread that closes the server. Implementations must
 // be thread-safe.
-class Dispatcher {
+class TERN_API Dispatcher {
  public:
   virtual ~Dispatcher() = default;
 

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "tern/export.h"
+
 namespace tern::mockwebserver {
 
 // HTTP/2 SETTINGS (RFC 9113 §6.5.2) that MockWebServer sends on an HTTP/2 connection before a
@@ -11,7 +13,7 @@ namespace tern::mockwebserver {
 // the values set are sent; an empty Http2Settings sends no SETTINGS frame. A client applies them
 // to the whole connection, so they shape every stream that follows: a lower
 // maxConcurrentStreams makes the client open further streams on another connection.
-struct Http2Settings {
+struct TERN_API Http2Settings {
   std::optional<uint32_t> headerTableSize;
   std::optional<uint32_t> maxConcurrentStreams;
   std::optional<uint32_t> initialWindowSize;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tern/buffer.h"
+#include "tern/export.h"
 #include "tern/headers.h"
 #include "tern/mockwebserver/http2_settings.h"
 #include "tern/mockwebserver/socket_policy.h"
@@ -27,7 +28,7 @@ namespace tern::mockwebserver {
 //
 // The status line and headers are sent as given, without validation, so tests can script
 // malformed responses (a garbage status line, a wrong Content-Length) on purpose.
-class MockResponse {
+class TERN_API MockResponse {
  public:
   class Builder;
 
@@ -108,7 +109,7 @@ class MockResponse {
 // Builds a MockResponse. Starts as "HTTP/1.1 200 OK" with "Content-Length: 0", no body,
 // KeepOpen. Not thread-safe; every setter returns *this for chaining, and build() may be called
 // on a temporary or on a named builder (which stays usable).
-class MockResponse::Builder {
+class TERN_API MockResponse::Builder {
  public:
   Builder();
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tern/export.h"
 #include "tern/http_url.h"
 #include "tern/mockwebserver/dispatcher.h"
 #include "tern/mockwebserver/mock_response.h"
@@ -41,7 +42,7 @@ namespace tern::mockwebserver {
 // socket and joins every thread: nothing leaks.
 //
 // Every method is thread-safe. Not copyable or movable (its threads refer to it).
-class MockWebServer {
+class TERN_API MockWebServer {
  public:
   // How long takeRequest() without a timeout waits.
   static constexpr std::chrono::seconds kDefaultTakeRequestTimeout{10};

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 
+#include "tern/export.h"
 #include "tern/mockwebserver/dispatcher.h"
 
 namespace tern::mockwebserver {
@@ -21,7 +22,7 @@ namespace tern::mockwebserver {
 // pointed at the server.
 //
 // Thread-safe.
-class QueueDispatcher : public Dispatcher {
+class TERN_API QueueDispatcher : public Dispatcher {
  public:
   QueueDispatcher() = default;
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tern/buffer.h"
+#include "tern/export.h"
 #include "tern/handshake.h"
 #include "tern/headers.h"
 #include "tern/http_url.h"
@@ -26,7 +27,7 @@ namespace tern::mockwebserver {
 // and cipher suite negotiated, and the client's certificates for mutual TLS.
 //
 // A value type: copyable, immutable, safe to read from many threads.
-class RecordedRequest {
+class TERN_API RecordedRequest {
  public:
   // For the server and for tests of dispatchers. `requestLine` is parsed into method, target and
   // version (each empty if the line has fewer parts); `url` is the URL the request was for (see

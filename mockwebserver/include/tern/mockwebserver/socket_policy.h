@@ -6,6 +6,8 @@
 #include <type_traits>
 #include <variant>
 
+#include "tern/export.h"
+
 namespace tern::mockwebserver {
 
 // What MockWebServer does with the connection a response is served on, as OkHttp's
@@ -26,7 +28,7 @@ namespace tern::mockwebserver {
 // fails is a race; tests that follow such a response with another request should expect that.
 //
 // A value type: cheap to copy, compares equal when the alternative and its fields are equal.
-class SocketPolicy {
+class TERN_API SocketPolicy {
  public:
   // Keep the connection open after the response: HTTP/1.1's default.
   struct KeepOpen {
