@@ -25,19 +25,25 @@ std::string readFile(const std::string& path, int exitCode, const std::string& w
   return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
 }
 
+// Trusts the PEM certificates in `path` (the value of `option`): curl's 77 if it cannot.
+void trustCertificatesIn(const std::string& path, const std::string& option,
+                         tls::HandshakeCertificates::Builder& builder) {
+  const std::string pem = readFile(path, kExitSslCaCertBadFile, option);
+  try {
+    for (const Certificate& certificate : Certificate::decodePemChain(pem)) {
+      builder.addTrustedCertificate(certificate);
+    }
+  } catch (const std::invalid_argument& e) {
+    throw ToolException(kExitSslCaCertBadFile,
+                        "error setting certificate file: " + path + ": " + e.what());
+  }
+}
+
 std::optional<tls::HandshakeCertificates> handshakeCertificates(const Options& options) {
   if (!options.caCert && !options.clientCert && !options.insecure) return std::nullopt;
   tls::HandshakeCertificates::Builder builder;
   if (options.caCert) {
-    const std::string pem = readFile(*options.caCert, kExitSslCaCertBadFile, "--cacert");
-    try {
-      for (const Certificate& certificate : Certificate::decodePemChain(pem)) {
-        builder.addTrustedCertificate(certificate);
-      }
-    } catch (const std::invalid_argument& e) {
-      throw ToolException(kExitSslCaCertBadFile,
-                          "error setting certificate file: " + *options.caCert + ": " + e.what());
-    }
+    trustCertificatesIn(*options.caCert, "--cacert", builder);
   } else if (!options.insecure) {
     builder.addPlatformTrustedCertificates();  // curl keeps the system's roots with --cert.
   }
@@ -84,15 +90,7 @@ std::optional<tls::HandshakeCertificates> proxyHandshakeCertificates(const Optio
   }
   tls::HandshakeCertificates::Builder builder;
   if (options.proxyCaCert) {
-    const std::string pem = readFile(*options.proxyCaCert, kExitSslCaCertBadFile, "--proxy-cacert");
-    try {
-      for (const Certificate& certificate : Certificate::decodePemChain(pem)) {
-        builder.addTrustedCertificate(certificate);
-      }
-    } catch (const std::invalid_argument& e) {
-      throw ToolException(kExitSslCaCertBadFile, "error setting certificate file: " +
-                                                     *options.proxyCaCert + ": " + e.what());
-    }
+    trustCertificatesIn(*options.proxyCaCert, "--proxy-cacert", builder);
   } else if (!options.proxyInsecure) {
     builder.addPlatformTrustedCertificates();
   }
