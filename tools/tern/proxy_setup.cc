@@ -77,17 +77,6 @@ class CredentialsProxySelector final : public ProxySelector {
   const std::string password_;
 };
 
-// "scheme://host:port" for a proxy, as a user would have written it (without credentials).
-std::string specOf(const Proxy& proxy) {
-  const std::string& host = proxy.host();
-  std::string scheme = proxy.type() == Proxy::Type::HTTPS  ? "https"
-                       : proxy.type() == Proxy::Type::HTTP ? "http"
-                       : proxy.remoteDns()                 ? "socks5h"
-                                                           : "socks5";
-  return scheme + "://" + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
-         std::to_string(proxy.port());
-}
-
 }  // namespace
 
 ProxySetup::Getenv ProxySetup::processEnvironment() {
