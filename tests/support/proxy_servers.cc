@@ -65,7 +65,7 @@ bool Tinyproxy::start(const std::optional<std::pair<std::string, std::string>>& 
            << "LogFile \"" << (directory_ / "tinyproxy.log").string() << "\"\n"
            << "LogLevel Info\n"
            << "PidFile \"" << (directory_ / "tinyproxy.pid").string() << "\"\n"
-           << "MaxClients 100\n"
+           << "MaxClients 100\n";
     for (int port : connectPorts) config << "ConnectPort " << port << "\n";
     if (credentials)
       config << "BasicAuth " << credentials->first << " " << credentials->second << "\n";
