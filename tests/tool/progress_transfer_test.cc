@@ -136,5 +136,27 @@ TEST(ProgressMeterStyleTest, CurlsRules) {
   }
 }
 
+TEST(ProgressMeterStyleTest, ParallelMeterByCurlsRules) {
+  Terminal none;
+  Terminal stdoutTerminal{true, false, 80};
+  // -Z: curl's combined meter, also into a pipe or file, and with -#.
+  EXPECT_TRUE(parallelMeterShown(parse({"-Z", "http://a/"}), true, none));
+  EXPECT_TRUE(parallelMeterShown(parse({"-Z", "-#", "http://a/"}), false, stdoutTerminal));
+  EXPECT_FALSE(parallelMeterShown(parse({"http://a/"}), false, none));
+  // Not when a body goes to stdout on a terminal, nor with the options that turn the serial
+  // meter off.
+  EXPECT_FALSE(parallelMeterShown(parse({"-Z", "http://a/"}), true, stdoutTerminal));
+  for (const std::vector<std::string>& off : {std::vector<std::string>{"-s"},
+                                              {"-sS"},
+                                              {"--no-progress-meter"},
+                                              {"-v"},
+                                              {"--trace-events"},
+                                              {"--trace", "-"}}) {
+    std::vector<std::string> args = off;
+    args.insert(args.end(), {"-Z", "http://a/"});
+    EXPECT_FALSE(parallelMeterShown(parse(args), false, none)) << off.front();
+  }
+}
+
 }  // namespace
 }  // namespace tern::tool

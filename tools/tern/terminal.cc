@@ -29,16 +29,30 @@ Terminal Terminal::detect() {
   return terminal;
 }
 
+namespace {
+
+// The rules the serial and the parallel meter share.
+bool meterAllowed(const Options& options, bool bodyToStdout, const Terminal& terminal) {
+  if (options.silent || options.noProgressMeter) return false;
+  if (bodyToStdout && terminal.stdoutIsTerminal) return false;
+  if (options.verbose > 0 || options.traceEvents) return false;
+  // A trace on stdout or stderr would mix with the meter.
+  return !options.traceFile || (*options.traceFile != "-" && *options.traceFile != "%");
+}
+
+}  // namespace
+
 std::optional<ProgressMeter::Style> progressMeterStyle(const Options& options, bool bodyToStdout,
                                                        const Terminal& terminal) {
-  if (!terminal.stderrIsTerminal || options.silent || options.noProgressMeter) return std::nullopt;
-  if (bodyToStdout && terminal.stdoutIsTerminal) return std::nullopt;
-  if (options.verbose > 0 || options.traceEvents || options.parallel) return std::nullopt;
-  // A trace on stdout or stderr would mix with the meter.
-  if (options.traceFile && (*options.traceFile == "-" || *options.traceFile == "%")) {
+  if (!terminal.stderrIsTerminal || options.parallel ||
+      !meterAllowed(options, bodyToStdout, terminal)) {
     return std::nullopt;
   }
   return options.progressBar ? ProgressMeter::Style::kBar : ProgressMeter::Style::kMeter;
+}
+
+bool parallelMeterShown(const Options& options, bool anyBodyToStdout, const Terminal& terminal) {
+  return options.parallel && meterAllowed(options, anyBodyToStdout, terminal);
 }
 
 }  // namespace tern::tool

@@ -31,9 +31,17 @@ struct Terminal {
 // - never with -v or --trace-events: they write whole lines to the same stderr as the calls run,
 //   and a meter redrawn with '\r' between them garbles both (curl still draws it with -v, and its
 //   first meter line and "*   Trying ..." share a line; tern leaves the meter out instead);
-// - never with -Z (curl -Z draws one combined meter for all transfers; tern has none yet).
+// - never with -Z, which has its own (parallelMeterShown()).
 // -#/--progress-bar selects the bar instead of the default meter.
 std::optional<ProgressMeter::Style> progressMeterStyle(const Options& options, bool bodyToStdout,
                                                        const Terminal& terminal);
+
+// Whether a -Z run shows curl's combined meter (ParallelMeter), by curl 7.88's rules: also when
+// stderr is no terminal (curl's -Z meter goes into a pipe or a file; the tests compare it so),
+// and with -# (curl -Z has no bar); not with --no-progress-meter, and not when some transfer's
+// body goes to stdout and stdout is a terminal. Unlike curl 7.88, not with -s either (its manual
+// promises no meter; curl 7.88 draws it anyway), and, as for the serial meter, not with -v,
+// --trace-events or a trace on stdout or stderr.
+bool parallelMeterShown(const Options& options, bool anyBodyToStdout, const Terminal& terminal);
 
 }  // namespace tern::tool

@@ -203,6 +203,16 @@ std::exception_ptr withEmptyReply(std::exception_ptr failure, const ExchangeLog&
   return failure;
 }
 
+// The response's Content-Length as it came in its head (-1: none): curl's size of the download,
+// also for HEAD and before a decoder takes the body over.
+int64_t headerContentLength(const Response& response) {
+  std::optional<std::string> value = response.header("Content-Length");
+  if (!value) return -1;
+  char* end = nullptr;
+  long long length = std::strtoll(value->c_str(), &end, 10);
+  return end != value->c_str() && *end == '\0' && length >= 0 ? length : -1;
+}
+
 std::chrono::milliseconds millisecondsSince(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
 }
@@ -364,15 +374,31 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
     out_ << body;
     report(t.info, out_);
     if (t.info.exitCode != kExitOk) lastFailure = t.info.exitCode;
+    if (t.parallelMeter != nullptr) t.parallelMeter->ended(t.meterSlot);
     if (--remaining == 0) finished.notify_all();
   };
-  for (Transfer& t : transfers) {
-    std::optional<Request> request = prepare(t);
-    if (!request) {
+  std::vector<std::optional<Request>> requests;
+  requests.reserve(transfers.size());
+  for (Transfer& t : transfers) requests.push_back(prepare(t));
+  // The meter's header and first line come before any transfer's message, as curl's.
+  std::optional<ParallelMeter> meter;
+  bool anyBodyToStdout = std::ranges::any_of(transfers, [](const Transfer& t) {
+    return t.fileName.empty() && t.info.exitCode == kExitOk;
+  });
+  if (!transfers.empty() && parallelMeterShown(options_, anyBodyToStdout, terminal_)) {
+    meter.emplace(transfers.size(), options_.parallelMax);
+    err_ << meter->start();
+    err_.flush();
+  }
+  for (size_t i = 0; i < transfers.size(); ++i) {
+    Transfer& t = transfers[i];
+    t.parallelMeter = meter ? &*meter : nullptr;
+    t.meterSlot = i;
+    if (!requests[i]) {
       complete(t, "");
       continue;
     }
-    std::shared_ptr<Call> call = newCall(t, *request);
+    std::shared_ptr<Call> call = newCall(t, *requests[i]);
     call->enqueue(Callback::of(
         [this, &t, &complete](Call& call, Response response) {
           t.log = observer_->take(call);
@@ -395,8 +421,19 @@ int TransferRunner::runParallel(std::vector<Transfer>& transfers) {
           complete(t, "");
         }));
   }
+  if (meter) {
+    while (std::optional<std::string> line = meter->nextLine()) {
+      std::lock_guard lock(mutex);
+      err_ << *line;
+      err_.flush();
+    }
+  }
   std::unique_lock lock(mutex);
   finished.wait(lock, [&] { return remaining == 0; });
+  if (meter) {
+    err_ << meter->finalLine();
+    err_.flush();
+  }
   return lastFailure;
 }
 
@@ -420,6 +457,11 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
         info.redirectUrl = target->toString();
       }
     }
+  }
+  if (t.parallelMeter != nullptr) {
+    // curl's meter counts a body's size from its head on, also one that -f or -I will not read.
+    t.parallelMeter->sizes(t.meterSlot, headerContentLength(response), info.sizeUpload,
+                           info.sizeUpload);
   }
   for (const Response* prior = response.priorResponse(); prior != nullptr;
        prior = prior->priorResponse()) {
@@ -485,6 +527,7 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
           info.sizeDownload += n;
           t.context.bytesReceived = info.sizeDownload;
           if (t.meter != nullptr) t.meter->update(info.sizeDownload, info.sizeUpload);
+          if (t.parallelMeter != nullptr) t.parallelMeter->progress(t.meterSlot, info.sizeDownload);
           if (rate > 0) {
             // --limit-rate: no faster on average than `rate`, as curl paces its reads.
             auto due = bodyStart +

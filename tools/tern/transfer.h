@@ -11,6 +11,7 @@
 #include "network_observer.h"
 #include "options.h"
 #include "output.h"
+#include "parallel_meter.h"
 #include "progress_meter.h"
 #include "proxy_setup.h"
 #include "redirect_follower.h"
@@ -38,6 +39,9 @@ namespace tern::tool {
 //
 // A transfer shows curl's progress meter (or -#'s bar) on `err` when progressMeterStyle() says
 // so for `terminal`: nothing in its first second, then a line a second, ended when it is over.
+// A -Z run shows curl -Z's combined meter instead (ParallelMeter), when parallelMeterShown()
+// says so; its lines and the transfers' messages share stderr as curl's do (a message follows
+// the line on screen, and the next line starts with '\r').
 //
 // Redirects are followed only with -L, as curl follows them (RedirectFollower), at most
 // --max-redirs (50) of them; --connect-timeout is its connect timeout and -m its call timeout (so
@@ -69,8 +73,10 @@ class TransferRunner {
     int64_t resumeFrom = 0;  // -C: the byte the body starts at, appended to the file.
     std::chrono::steady_clock::time_point start;
     ExchangeLog log;  // Taken from the observer once the response arrives or the call fails.
-    std::shared_ptr<CallTrace> trace;  // The call's events, once it is made.
-    ProgressMeter* meter = nullptr;    // The progress meter, if this transfer shows one.
+    std::shared_ptr<CallTrace> trace;        // The call's events, once it is made.
+    ProgressMeter* meter = nullptr;          // The progress meter, if this transfer shows one.
+    ParallelMeter* parallelMeter = nullptr;  // -Z's meter, if the run shows it...
+    size_t meterSlot = 0;                    // ...and this transfer's place in it.
   };
 
   // The call for `t`'s request, its trace and log begun.
