@@ -337,7 +337,9 @@ TEST_F(ProxyToolTest, ProxyThatCannotBeReached) {
   ToolRun unresolved = expectSameAsCurl({"-sS", "-x", "nowhere.invalid:3128", url()});
   EXPECT_EQ(unresolved.exitCode, 5);
   EXPECT_EQ(unresolved.err, "tern: (5) Could not resolve proxy: nowhere.invalid\n");
-  ToolRun socks = expectSameAsCurl({"-sS", "-x", "socks5h://nowhere.invalid", url()});
+  // curl 7.88 says 6 for a SOCKS proxy's name, usually: its threaded resolver sometimes makes it
+  // 5 (seen once in many runs), so tern is checked against the usual answer, not a curl run.
+  ToolRun socks = run(TERN_TOOL_PATH, {"-sS", "-x", "socks5h://nowhere.invalid", url()}, {});
   EXPECT_EQ(socks.exitCode, 6);
   EXPECT_EQ(socks.err, "tern: (6) Could not resolve host: nowhere.invalid\n");
   // A port that refuses: 7, naming the proxy.
