@@ -12,8 +12,10 @@ packages=(
   publicsuffix libcli11-dev
   # tests (nginx and nghttpd: interop tests run private instances on loopback)
   libgtest-dev libgmock-dev nlohmann-json3-dev nginx nghttp2-server
-  # the tool's proxy tests (tests/tool/proxy_tool_test.cc) run real proxies on loopback, beside curl
-  curl tinyproxy microsocks
+  # proxy tests (tests/connection/proxy_test.cc, tests/tool/proxy_tool_test.cc) run real proxies
+  # on loopback, beside curl: tinyproxy (HTTP), microsocks (SOCKS5), stunnel4 (HTTPS, in front of
+  # tinyproxy)
+  curl tinyproxy microsocks stunnel4
   # fuzzing and sanitizers (the fuzz preset builds with clang)
   clang libclang-rt-14-dev
 )
