@@ -253,7 +253,12 @@ void RealConnection::createTunnel(Source& source, Sink& sink,
     }
     std::optional<Request> next = address.proxyAuthenticator()->authenticate(&route_, response);
     if (!next) throw ProxyException("Failed to authenticate with proxy" + where, 407);
-    if (hasToken(response.headers(), "Connection", "close")) {
+    // The next CONNECT may share this connection only if the 407's body was framed and read
+    // (skipConnectBody reads a Content-Length body) and the proxy keeps the connection open.
+    const bool reusable = response.protocol() == Protocol::HTTP_1_1 &&
+                          !hasToken(response.headers(), "Connection", "close") &&
+                          contentLength(response.headers()) != -1;
+    if (!reusable) {
       throw TunnelRetry{std::move(*next), attempt};  // A new connection, then this request.
     }
     request = std::move(*next);

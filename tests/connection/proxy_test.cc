@@ -253,6 +253,36 @@ TEST_F(TunnelTest, Connect407AnsweredOnTheSameConnection) {
   EXPECT_EQ(server.takeRequest().connectionIndex(), first.connectionIndex());
 }
 
+TEST_F(TunnelTest, Connect407FromAnHttp10ProxyRetriesOnANewConnection) {
+  // HTTP/1.0 closes after a response (no keep-alive): the authenticated CONNECT goes on a new
+  // connection rather than after bytes that may still belong to the 407.
+  server.enqueue(MockResponse::Builder()
+                     .status("HTTP/1.0 407 Proxy Authentication Required")
+                     .addHeader("Proxy-Authenticate", "Basic realm=\"old\"")
+                     .inTunnel()
+                     .build());
+  server.enqueue(tunnel());
+  server.enqueue(body("authenticated"));
+  client = client.newBuilder()
+               .proxyAuthenticator(Authenticator::of(
+                   [](const Route*, const Response& response) -> std::optional<Request> {
+                     if (response.header("Proxy-Authenticate") == "OkHttp-Preemptive") {
+                       return std::nullopt;
+                     }
+                     return response.request()
+                         .newBuilder()
+                         .header("Proxy-Authorization", Credentials::basic("u", "p"))
+                         .build();
+                   }))
+               .build();
+  EXPECT_EQ(call().body()->string(), "authenticated");
+  RecordedRequest first = server.takeRequest();
+  RecordedRequest second = server.takeRequest();
+  EXPECT_EQ(second.method(), "CONNECT");
+  EXPECT_EQ(second.headers().get("Proxy-Authorization"), "Basic dTpw");
+  EXPECT_NE(second.connectionIndex(), first.connectionIndex());
+}
+
 TEST_F(TunnelTest, PreemptiveCredentialsFromTheAuthenticator) {
   server.enqueue(tunnel());
   server.enqueue(body("ok"));
