@@ -1,15 +1,11 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <memory>
-#include <optional>
-#include <vector>
 
-#include "concurrent/mutex.h"
 #include "connection/connection_settings.h"
-#include "connection/route_selector.h"
+#include "connection/real_route_planner.h"
 #include "http/exchange_codec.h"
 #include "tern/address.h"
 #include "tern/exceptions.h"
@@ -23,12 +19,11 @@ class RealConnectionPool;
 class RouteDatabase;
 
 // Finds a connection for a call's exchanges to one address and makes a codec on it, as OkHttp's
-// ExchangeFinder. In order of preference: the connection the call already holds (a redirect to
-// the same host), an idle pooled connection, once the host is resolved an HTTP/2 connection to
-// another host that may be coalesced for it, a new connection over the next route. Every route
-// the Dns offered is tried in order, each failure recorded, so the retry logic knows whether
-// another attempt has anywhere left to go. Used by one call, on its thread (trackFailure() may
-// come from the thread that reads the response body).
+// ExchangeFinder: a RealRoutePlanner plans the ways to a connection (the call's own, a pooled
+// one, a coalesced one, a new one over the next route) and a FastFallbackFinder carries them out,
+// racing connects to a host's addresses. A connection found unhealthy is dropped and the next
+// way tried. Used by one call, on its thread (trackFailure() may come from the thread that reads
+// the response body).
 class ExchangeFinder {
  public:
   // For `user`'s exchanges to `address`, with connections from `pool`; `routeDatabase` (the
@@ -48,50 +43,27 @@ class ExchangeFinder {
   // An HTTP/2 stream refused (REFUSED_STREAM, or above a GOAWAY's last stream id) or a
   // connection that could take no new stream is retried on another connection: this finder
   // stops offering `connection` to its call.
-  void trackFailure(const IOException& e, const std::shared_ptr<RealConnection>& connection);
+  void trackFailure(const IOException& e, const std::shared_ptr<RealConnection>& connection) {
+    planner_.trackFailure(e, connection);
+  }
 
   // True if a failed attempt has somewhere left to go: another route, a first route after a
   // pooled connection turned out stale, or another connection after an HTTP/2 stream was
   // refused or its connection shut down (once each, as OkHttp's retryRoute()).
-  bool retryAfterFailure();
+  bool retryAfterFailure() { return planner_.retryAfterFailure(); }
 
   // True if `url` goes to this finder's host and port (what a network interceptor must keep).
-  bool sameHostAndPort(const HttpUrl& url) const;
+  bool sameHostAndPort(const HttpUrl& url) const { return planner_.sameHostAndPort(url); }
 
-  const Address& address() const noexcept { return address_; }
-  RouteDatabase& routeDatabase() const noexcept { return routeDatabase_; }
+  const Address& address() const noexcept { return planner_.address(); }
+  RouteDatabase& routeDatabase() const noexcept { return planner_.routeDatabase(); }
 
  private:
-  std::shared_ptr<RealConnection> findHealthyConnection(std::chrono::milliseconds connectTimeout,
-                                                        bool doExtensiveHealthChecks);
-  std::shared_ptr<RealConnection> findConnection(std::chrono::milliseconds connectTimeout);
-  // A pooled connection for this call (not one of `excluded`; see
-  // RealConnectionPool::callAcquirePooledConnection() for `routes`), reported as acquired; or
-  // null.
-  std::shared_ptr<RealConnection> acquirePooled(
-      const std::vector<std::shared_ptr<RealConnection>>& excluded,
-      const std::vector<Route>* routes = nullptr, bool requireMultiplexed = false);
-  void releaseCallConnection();
-  struct Attempt;
-  std::shared_ptr<RealConnection> connectRoutes(Route first,
-                                                std::chrono::milliseconds connectTimeout);
+  std::shared_ptr<RealConnection> findHealthyConnection(bool doExtensiveHealthChecks);
 
   RealConnectionPool& pool_;
-  const Address address_;
   const ConnectionSettings settings_;
-  RouteDatabase& routeDatabase_;
-  ConnectionUser& user_;
-  std::optional<RouteSelector> routeSelector_;
-  std::optional<RouteSelector::Selection> routeSelection_;
-  // trackFailure() may come from a body reader.
-  std::atomic<int> refusedStreamCount_{0};
-  std::atomic<int> connectionShutdownCount_{0};
-  std::atomic<int> otherFailureCount_{0};
-  Mutex excludedMutex_;
-  std::vector<std::shared_ptr<RealConnection>> excluded_ TERN_GUARDED_BY(excludedMutex_);
-  // The route of a connection that refused a stream or shut down: the retry connects over it
-  // again (OkHttp's nextRouteToTry). Guarded by excludedMutex_.
-  std::optional<Route> nextRouteToTry_;
+  RealRoutePlanner planner_;
 };
 
 }  // namespace tern::internal

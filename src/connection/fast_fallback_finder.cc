@@ -1,0 +1,194 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "connection/fast_fallback_finder.h"
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "concurrent/mutex.h"
+#include "concurrent/task_queue.h"
+#include "concurrent/task_runner.h"
+#include "tern/exceptions.h"
+
+namespace tern::internal {
+
+namespace {
+
+class SystemRaceClock final : public RaceClock {
+ public:
+  std::chrono::nanoseconds now() override {
+    return std::chrono::steady_clock::now().time_since_epoch();
+  }
+  void waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
+                 std::chrono::nanoseconds deadline) override {
+    changed.wait_until(lock, std::chrono::steady_clock::time_point(
+                                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     deadline)));
+  }
+};
+
+}  // namespace
+
+RaceClock& RaceClock::system() {
+  static SystemRaceClock clock;
+  return clock;
+}
+
+FastFallbackFinder::FastFallbackFinder(RoutePlanner& planner, TaskRunner& taskRunner, bool racing,
+                                       std::chrono::nanoseconds connectDelay, RaceClock& clock)
+    : planner_(planner),
+      taskRunner_(taskRunner),
+      racing_(racing),
+      connectDelay_(connectDelay),
+      clock_(clock) {}
+
+namespace {
+
+// A launched plan, and for a race the queue its TCP connect runs on.
+struct Attempt {
+  explicit Attempt(std::unique_ptr<RoutePlanner::Plan> plan) : plan(std::move(plan)) {}
+  ~Attempt() { queue.reset(); }  // Waits for a TCP connect still running (canceled first).
+
+  std::unique_ptr<RoutePlanner::Plan> plan;
+  std::unique_ptr<TaskQueue> queue;  // Null: connected on the call's thread.
+  std::exception_ptr tcpFailure;     // Set by the connect, before the attempt is finished.
+};
+
+}  // namespace
+
+std::shared_ptr<RealConnection> FastFallbackFinder::find() {
+  std::unique_ptr<RoutePlanner::Plan> first = planner_.plan();
+  if (first->isReady()) return first->handleSuccess();
+
+  struct Race {
+    Mutex mutex;
+    std::condition_variable finishedChanged;
+    std::deque<Attempt*> finished TERN_GUARDED_BY(mutex);
+  } race;
+  // After `race`, so the attempts (whose tasks report into it) are destroyed first.
+  std::vector<std::unique_ptr<Attempt>> inFlight;
+  std::exception_ptr firstFailure;
+  std::chrono::nanoseconds nextLaunch = clock_.now();
+
+  auto finish = [&](Attempt* attempt) {
+    MutexLock lock(race.mutex);
+    race.finished.push_back(attempt);
+    race.finishedChanged.notify_all();
+  };
+  auto launch = [&](std::unique_ptr<RoutePlanner::Plan> plan) {
+    auto attempt = std::make_unique<Attempt>(std::move(plan));
+    Attempt* raw = attempt.get();
+    raw->plan->launched();
+    inFlight.push_back(std::move(attempt));
+    nextLaunch = clock_.now() + connectDelay_;
+    if (racing_) {
+      try {
+        raw->queue = taskRunner_.newQueue("tern connect");
+        raw->queue->execute("connect", std::chrono::nanoseconds(0), false, [raw, &finish] {
+          raw->tcpFailure = raw->plan->connectTcp();
+          finish(raw);
+        });
+        return;
+      } catch (const std::logic_error&) {
+        raw->queue.reset();  // The TaskRunner is shut down: connect here instead.
+      }
+    }
+    raw->tcpFailure = raw->plan->connectTcp();
+    finish(raw);
+  };
+  auto remove = [&](Attempt* attempt) {
+    auto it = std::find_if(inFlight.begin(), inFlight.end(),
+                           [attempt](const auto& a) { return a.get() == attempt; });
+    std::unique_ptr<Attempt> removed = std::move(*it);
+    inFlight.erase(it);
+    removed->queue.reset();
+    return removed;
+  };
+  auto fail = [&](std::unique_ptr<Attempt> attempt, std::exception_ptr e) {
+    attempt->plan->failed(e);
+    if (!firstFailure) firstFailure = e;
+  };
+  // Cancels every attempt in flight but `keep`, waits for each, and reports it failed.
+  auto cancelOthers = [&](Attempt* keep) {
+    for (const auto& attempt : inFlight) {
+      if (attempt.get() != keep) attempt->plan->cancel();
+    }
+    while (inFlight.size() > (keep ? 1u : 0u)) {
+      Attempt* loser = nullptr;
+      for (const auto& attempt : inFlight) {
+        if (attempt.get() != keep) loser = attempt.get();
+      }
+      std::unique_ptr<Attempt> removed = remove(loser);  // Waits for its connect to end.
+      {
+        MutexLock lock(race.mutex);
+        std::erase(race.finished, loser);
+      }
+      std::exception_ptr e = removed->tcpFailure
+                                 ? removed->tcpFailure
+                                 : std::make_exception_ptr(InterruptedIOException("Canceled"));
+      fail(std::move(removed), e);
+    }
+  };
+  struct CancelOnExit {
+    std::function<void()> cancel;
+    ~CancelOnExit() { cancel(); }
+  } cancelOnExit{[&] { cancelOthers(nullptr); }};
+
+  launch(std::move(first));
+  while (true) {
+    Attempt* done = nullptr;
+    {
+      MutexLock lock(race.mutex);
+      // Another plan may be launched when this one has had its time (a race only).
+      const bool mayLaunchAnother = racing_ && planner_.hasNextRacePlan();
+      while (race.finished.empty()) {
+        if (mayLaunchAnother && clock_.now() >= nextLaunch) break;
+        if (mayLaunchAnother) {
+          clock_.waitUntil(lock.native(), race.finishedChanged, nextLaunch);
+        } else {
+          race.finishedChanged.wait(lock.native());
+        }
+      }
+      if (!race.finished.empty()) {
+        done = race.finished.front();
+        race.finished.pop_front();
+      }
+    }
+    if (!done) {
+      if (planner_.isCanceled()) throw InterruptedIOException("Canceled");
+      launch(planner_.nextRacePlan());
+      continue;
+    }
+
+    if (!done->tcpFailure) {
+      // The first TCP connection: the others lose. TLS and HTTP/2 on this thread.
+      cancelOthers(done);
+      RoutePlanner::ConnectResult result = done->plan->connectTlsEtc();
+      std::unique_ptr<Attempt> ended = remove(done);
+      if (!result.failure && !result.nextPlan) return ended->plan->handleSuccess();
+      if (result.failure) fail(std::move(ended), result.failure);
+      if (result.nextPlan) {
+        if (planner_.isCanceled()) throw InterruptedIOException("Canceled");
+        launch(std::move(result.nextPlan));
+        continue;
+      }
+    } else {
+      std::exception_ptr e = done->tcpFailure;
+      fail(remove(done), e);
+    }
+
+    // A failure: go on with the attempts in flight, or launch the next one at once.
+    if (planner_.isCanceled()) throw InterruptedIOException("Canceled");
+    if (inFlight.empty()) {
+      std::unique_ptr<RoutePlanner::Plan> next =
+          racing_ && planner_.hasNextRacePlan() ? planner_.nextRacePlan() : nullptr;
+      if (!next) std::rethrow_exception(firstFailure);
+      launch(std::move(next));
+    }
+  }
+}
+
+}  // namespace tern::internal

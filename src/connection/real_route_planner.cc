@@ -1,0 +1,361 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "connection/real_route_planner.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "connection/connection_spec_selector.h"
+#include "connection/connection_user.h"
+#include "connection/real_connection.h"
+#include "connection/real_connection_pool.h"
+#include "connection/route_database.h"
+#include "http2/connection_shutdown_exception.h"
+#include "http2/error_code.h"
+
+namespace tern::internal {
+
+// What one connect attempt holds until it ends: a place under the pool's limits (which the
+// connection that wins takes), and for HTTP/2 the pool's note that this call is connecting.
+struct RealRoutePlanner::Attempt {
+  Attempt(RealConnectionPool& pool, const Address& address) : pool(pool), address(address) {}
+  Attempt(const Attempt&) = delete;
+  Attempt& operator=(const Attempt&) = delete;
+
+  RealConnectionPool& pool;
+  const Address& address;
+  bool connecting = false;      // beginConnect() registered this attempt: endConnect() after.
+  bool reserved = false;        // A place under the limits, not yet taken by a connection.
+  std::optional<std::vector<Route>> routes;  // Set when this attempt resolved the host.
+
+  ~Attempt() {
+    if (reserved) pool.releaseReservation(address);
+    if (connecting) pool.endConnect(address);
+  }
+};
+
+// A connection the call may use as it is: its own, or one from the pool (already reported
+// acquired).
+class RealRoutePlanner::ReusePlan final : public Plan {
+ public:
+  explicit ReusePlan(std::shared_ptr<RealConnection> connection)
+      : connection_(std::move(connection)) {}
+  bool isReady() const override { return true; }
+  void launched() override { throw std::logic_error("ReusePlan: nothing to connect"); }
+  std::exception_ptr connectTcp() override {
+    throw std::logic_error("ReusePlan: nothing to connect");
+  }
+  ConnectResult connectTlsEtc() override {
+    throw std::logic_error("ReusePlan: nothing to connect");
+  }
+  std::shared_ptr<RealConnection> handleSuccess() override { return connection_; }
+  void failed(std::exception_ptr) override {}
+  void cancel() override {}
+
+ private:
+  std::shared_ptr<RealConnection> connection_;
+};
+
+// A new connection over one route, with the connection spec its selector picks; through an HTTP
+// proxy that closed after a 407, with the authenticated CONNECT to send.
+class RealRoutePlanner::ConnectPlan final : public Plan {
+ public:
+  ConnectPlan(RealRoutePlanner& planner, std::shared_ptr<Attempt> attempt, Route route,
+              ConnectionSpecSelector specSelector, std::optional<TunnelRetry> tunnel = std::nullopt)
+      : planner_(planner),
+        attempt_(std::move(attempt)),
+        specSelector_(std::move(specSelector)),
+        connection_(std::make_shared<RealConnection>(planner.pool_, std::move(route))),
+        tunnel_(std::move(tunnel)) {}
+
+  bool isReady() const override { return false; }
+
+  void launched() override {
+    if (tunnel_) connection_->setTunnelRequest(std::move(tunnel_->request), tunnel_->attempt);
+    planner_.user_.addConnectionToCancel(connection_);
+    planner_.user_.connectStart(connection_->route().socketAddress());
+  }
+
+  std::exception_ptr connectTcp() override {
+    try {
+      connection_->connectSocket(planner_.connectTimeout_);
+      return nullptr;
+    } catch (const IOException&) {
+      return std::current_exception();
+    }
+  }
+
+  ConnectResult connectTlsEtc() override {
+    ConnectionUser& user = planner_.user_;
+    try {
+      connection_->connectTlsEtc(planner_.connectTimeout_, specSelector_, planner_.settings_,
+                                 user);
+      return {};
+    } catch (TunnelRetry& tunnel) {
+      // The proxy closed the connection after a 407 that the proxy authenticator answered: this
+      // plan ends (as OkHttp's, with connectEnd and no protocol), and a new connection over the
+      // same route sends the authenticated CONNECT.
+      user.removeConnectionToCancel(connection_);
+      connection_->closeSocket();
+      user.connectEnd(connection_->route().socketAddress(), std::nullopt);
+      return {nullptr, std::make_unique<ConnectPlan>(planner_, attempt_, connection_->route(),
+                                                     specSelector_, std::move(tunnel))};
+    } catch (const IOException& e) {
+      // A TLS failure another connection spec may fix: the same route again with the next one.
+      const bool retrySpec = planner_.settings_.retryOnConnectionFailure &&
+                             specSelector_.connectionFailed(e) && !user.isCanceled();
+      std::unique_ptr<Plan> next;
+      if (retrySpec) {
+        next = std::make_unique<ConnectPlan>(planner_, attempt_, connection_->route(),
+                                             specSelector_);
+      }
+      return {std::current_exception(), std::move(next)};
+    }
+  }
+
+  std::shared_ptr<RealConnection> handleSuccess() override {
+    ConnectionUser& user = planner_.user_;
+    RealConnectionPool& pool = planner_.pool_;
+    user.removeConnectionToCancel(connection_);
+    user.connectEnd(connection_->route().socketAddress(), connection_->protocol());
+    planner_.routeDatabase_.connected(connection_->route());
+
+    // Another call may have connected meanwhile to this host, or to one this connection's host
+    // could be coalesced with (OkHttp's third look in the pool): share its HTTP/2 connection and
+    // drop ours, so that calls converge on one connection.
+    const std::vector<Route>* routes = attempt_->routes ? &*attempt_->routes : nullptr;
+    if (auto pooled = pool.callAcquirePooledConnection(planner_.address_, user, routes, true,
+                                                       planner_.excluded())) {
+      {
+        MutexLock lock(planner_.excludedMutex_);
+        planner_.nextRouteToTry_ = connection_->route();
+      }
+      connection_->closeSocket();
+      user.connectionAcquired(*pooled);
+      return pooled;
+    }
+    attempt_->reserved = false;  // The connection takes the place.
+    pool.put(connection_, user, true);
+    user.connectionAcquired(*connection_);
+    return connection_;
+  }
+
+  void failed(std::exception_ptr e) override {
+    ConnectionUser& user = planner_.user_;
+    user.removeConnectionToCancel(connection_);
+    connection_->closeSocket();
+    try {
+      std::rethrow_exception(e);
+    } catch (const IOException& ioe) {
+      const Route& route = connection_->route();
+      user.connectFailed(route.socketAddress(), std::nullopt, ioe);
+      // The selector hears of a proxy that failed (not of a race's loser it did not fail).
+      if (!route.proxy().isDirect() && !dynamic_cast<const InterruptedIOException*>(&ioe)) {
+        planner_.address_.proxySelector()->connectFailed(planner_.address_.url(), route.proxy(),
+                                                        ioe);
+      }
+    }
+  }
+
+  void cancel() override { connection_->cancel(); }
+
+ private:
+  RealRoutePlanner& planner_;
+  std::shared_ptr<Attempt> attempt_;
+  ConnectionSpecSelector specSelector_;
+  std::shared_ptr<RealConnection> connection_;
+  std::optional<TunnelRetry> tunnel_;
+};
+
+RealRoutePlanner::RealRoutePlanner(RealConnectionPool& pool, Address address,
+                                   ConnectionSettings settings, RouteDatabase& routeDatabase,
+                                   ConnectionUser& user)
+    : pool_(pool),
+      address_(std::move(address)),
+      settings_(settings),
+      routeDatabase_(routeDatabase),
+      user_(user) {}
+
+RealRoutePlanner::~RealRoutePlanner() = default;
+
+bool RealRoutePlanner::isCanceled() const { return user_.isCanceled(); }
+
+std::vector<std::shared_ptr<RealConnection>> RealRoutePlanner::excluded() {
+  MutexLock lock(excludedMutex_);
+  return excluded_;
+}
+
+void RealRoutePlanner::releaseCallConnection() {
+  if (std::shared_ptr<RealConnection> released = user_.releaseConnectionNoEvents()) {
+    user_.connectionReleased(*released);
+  }
+}
+
+std::shared_ptr<RealConnection> RealRoutePlanner::acquirePooled(
+    const std::vector<std::shared_ptr<RealConnection>>& excluded, const std::vector<Route>* routes,
+    bool requireMultiplexed) {
+  std::shared_ptr<RealConnection> pooled =
+      pool_.callAcquirePooledConnection(address_, user_, routes, requireMultiplexed, excluded);
+  if (pooled) {
+    user_.connectionAcquired(*pooled);
+  }
+  return pooled;
+}
+
+std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::reusePlan(
+    std::shared_ptr<RealConnection> connection) {
+  return std::make_unique<ReusePlan>(std::move(connection));
+}
+
+std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::connectPlan(Route route) {
+  return std::make_unique<ConnectPlan>(*this, attempt_, std::move(route),
+                                       ConnectionSpecSelector(address_.connectionSpecs()));
+}
+
+void RealRoutePlanner::endAttempt() { attempt_.reset(); }
+
+std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::plan() {
+  endAttempt();
+  if (user_.isCanceled()) throw InterruptedIOException("Canceled");
+  const std::vector<std::shared_ptr<RealConnection>> excluded = this->excluded();
+
+  // The connection the call already holds, if it still suits (a follow-up to the same host).
+  {
+    std::shared_ptr<RealConnection> callConnection;
+    bool reusable = false;
+    {
+      MutexLock lock(pool_.mutex());
+      user_.assertPoolLockHeld(pool_);
+      callConnection = user_.connectionLocked();
+      if (callConnection) {
+        callConnection->assertPoolLockHeld(pool_);
+        reusable = !callConnection->noNewExchangesLocked() &&
+                   sameHostAndPort(callConnection->route().address().url()) &&
+                   std::find(excluded.begin(), excluded.end(), callConnection) == excluded.end();
+      }
+    }
+    if (reusable) return reusePlan(std::move(callConnection));
+    if (callConnection) releaseCallConnection();
+  }
+
+  // A pooled connection: idle, or HTTP/2 with room for another stream.
+  if (auto pooled = acquirePooled(excluded)) return reusePlan(std::move(pooled));
+
+  // HTTP/2 with prior knowledge, or https offering h2: calls that start together wait for one
+  // connection and share it, rather than each making its own (a burst of 100 calls would
+  // otherwise make 100 TLS handshakes for one multiplexed connection). If ALPN chose HTTP/1.1
+  // after all, the waiting calls then connect on their own.
+  auto attempt = std::make_shared<Attempt>(pool_, address_);
+  const std::vector<Protocol>& protocols = address_.protocols();
+  bool multiplexed = (protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE) ||
+                     (address_.sslContext() && std::find(protocols.begin(), protocols.end(),
+                                                         Protocol::HTTP_2) != protocols.end());
+  if (multiplexed) {
+    attempt->connecting =
+        pool_.beginConnect(address_, connectTimeout_, [this] { return user_.isCanceled(); });
+    if (!attempt->connecting) {
+      // Another call connected meanwhile. If its connection has no room (or it failed), connect
+      // on our own rather than wait again, so failing connects are not queued one after another.
+      if (user_.isCanceled()) throw InterruptedIOException("Canceled");
+      if (auto pooled = acquirePooled(excluded)) return reusePlan(std::move(pooled));
+    }
+  }
+
+  // A new connection, over the route a refused stream came back from, or the next route.
+  std::optional<Route> route;
+  {
+    MutexLock lock(excludedMutex_);
+    route = std::exchange(nextRouteToTry_, std::nullopt);
+  }
+  if (route) {
+    // Retrying a refused stream on a new connection over the same route.
+  } else if (routeSelection_ && routeSelection_->hasNext()) {
+    route = routeSelection_->next();
+  } else {
+    if (!routeSelector_) {
+      routeSelector_.emplace(address_, routeDatabase_, &user_, settings_.fastFallback);
+    }
+    routeSelection_ = routeSelector_->next();  // Blocks on DNS the first time.
+    if (user_.isCanceled()) throw InterruptedIOException("Canceled");
+    if (!routeSelection_->hasNext()) {
+      throw IOException("exhausted all routes to " + address_.url().toString());
+    }
+    // Now that the host's IP addresses are known, an HTTP/2 connection to another host at one
+    // of them may be coalesced for this one.
+    attempt->routes = routeSelection_->routes();
+    if (auto pooled = acquirePooled(excluded, &*attempt->routes)) {
+      return reusePlan(std::move(pooled));
+    }
+    route = routeSelection_->next();
+  }
+
+  // The pool's limits: a place for the new connection, waiting while the pool or the host is
+  // full; a connection released meanwhile is reused instead.
+  const std::vector<Route>* routes = attempt->routes ? &*attempt->routes : nullptr;
+  while (!pool_.reserveNewConnection(address_, [this] { return user_.isCanceled(); })) {
+    if (user_.isCanceled()) throw InterruptedIOException("Canceled");
+    if (auto pooled = acquirePooled(excluded, routes)) {
+      MutexLock lock(excludedMutex_);
+      if (!nextRouteToTry_) nextRouteToTry_ = *route;  // Not tried: keep it for a retry.
+      return reusePlan(std::move(pooled));
+    }
+  }
+  attempt->reserved = true;
+  attempt_ = std::move(attempt);
+  return connectPlan(std::move(*route));
+}
+
+bool RealRoutePlanner::hasNextRacePlan() const {
+  return attempt_ && routeSelection_ && routeSelection_->hasNext();
+}
+
+std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::nextRacePlan() {
+  if (!hasNextRacePlan()) return nullptr;
+  return connectPlan(routeSelection_->next());
+}
+
+bool RealRoutePlanner::hasMoreRoutes() const {
+  if (routeSelection_ && routeSelection_->hasNext()) return true;
+  return !routeSelector_ || routeSelector_->hasNext();
+}
+
+void RealRoutePlanner::trackFailure(const IOException& e,
+                                    const std::shared_ptr<RealConnection>& connection) {
+  const auto* reset = dynamic_cast<const StreamResetException*>(&e);
+  if (reset && reset->errorCode() == static_cast<uint32_t>(ErrorCode::REFUSED_STREAM)) {
+    ++refusedStreamCount_;
+  } else if (dynamic_cast<const ConnectionShutdownException*>(&e)) {
+    ++connectionShutdownCount_;
+  } else {
+    ++otherFailureCount_;
+    return;
+  }
+  if (connection) {
+    MutexLock lock(excludedMutex_);
+    excluded_.push_back(connection);
+    nextRouteToTry_ = connection->route();
+  }
+}
+
+bool RealRoutePlanner::retryAfterFailure() {
+  if (refusedStreamCount_ == 0 && connectionShutdownCount_ == 0 && otherFailureCount_ == 0) {
+    return false;  // Nothing to recover from.
+  }
+  // The server did not process a refused stream (RFC 9113 §8.7), and a shut down connection
+  // never got the request: another connection over the same route may take it, once each.
+  if (otherFailureCount_ == 0 && refusedStreamCount_ <= 1 && connectionShutdownCount_ <= 1) {
+    return true;
+  }
+  if (routeSelection_ && routeSelection_->hasNext()) return true;
+  // A pooled connection failed before this planner planned any route: plan them now.
+  if (!routeSelector_) return true;
+  return routeSelector_->hasNext();
+}
+
+bool RealRoutePlanner::sameHostAndPort(const HttpUrl& url) const {
+  const HttpUrl& routeUrl = address_.url();
+  return url.port() == routeUrl.port() && url.host() == routeUrl.host();
+}
+
+}  // namespace tern::internal

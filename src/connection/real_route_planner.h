@@ -1,0 +1,106 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "concurrent/mutex.h"
+#include "connection/connection_settings.h"
+#include "connection/route_planner.h"
+#include "connection/route_selector.h"
+#include "tern/address.h"
+#include "tern/exceptions.h"
+#include "tern/http_url.h"
+
+namespace tern::internal {
+
+class ConnectionUser;
+class RealConnection;
+class RealConnectionPool;
+class RouteDatabase;
+
+// The RoutePlanner of a call's exchanges to one address (OkHttp 5's RealRoutePlanner). Its plans,
+// in order of preference: the connection the call already holds (a redirect to the same host);
+// an idle pooled connection, or HTTP/2 with room; once the host is resolved, an HTTP/2
+// connection to another host that may be coalesced for it; a new connection over the next route,
+// which nextRacePlan() races against the selection's other routes. Every route the Dns offered is
+// tried in order, each failure recorded, so the retry logic knows whether another attempt has
+// anywhere left to go.
+//
+// A connect attempt (one plan() with its race) holds one place under the pool's limits, and for
+// HTTP/2 makes the calls that start with it wait for its connection rather than open their own;
+// endAttempt() lets go of both if no plan took the place. Used by one call, on its thread
+// (trackFailure() may come from the thread that reads the response body).
+class RealRoutePlanner final : public RoutePlanner {
+ public:
+  // For `user`'s exchanges to `address`, with connections from `pool`; `routeDatabase` (the
+  // client's) remembers the routes that failed.
+  RealRoutePlanner(RealConnectionPool& pool, Address address, ConnectionSettings settings,
+                   RouteDatabase& routeDatabase, ConnectionUser& user);
+  ~RealRoutePlanner() override;
+
+  // The connect timeout for the plans to come (an interceptor chain may change it per exchange).
+  void setConnectTimeout(std::chrono::milliseconds connectTimeout) {
+    connectTimeout_ = connectTimeout;
+  }
+
+  bool isCanceled() const override;
+  std::unique_ptr<Plan> plan() override;
+  std::unique_ptr<Plan> nextRacePlan() override;
+  bool hasNextRacePlan() const override;
+
+  // Ends the attempt the last plan() began: its place under the pool's limits goes back unless a
+  // new connection took it, and calls waiting for its HTTP/2 connection look again.
+  void endAttempt();
+
+  // True if plan() has more routes to connect over.
+  bool hasMoreRoutes() const;
+
+  // See ExchangeFinder.
+  void trackFailure(const IOException& e, const std::shared_ptr<RealConnection>& connection);
+  bool retryAfterFailure();
+  bool sameHostAndPort(const HttpUrl& url) const;
+
+  const Address& address() const noexcept { return address_; }
+  RouteDatabase& routeDatabase() const noexcept { return routeDatabase_; }
+
+ private:
+  class ConnectPlan;
+  class ReusePlan;
+  struct Attempt;
+
+  // A pooled connection for this call (not one of `excluded`; see
+  // RealConnectionPool::callAcquirePooledConnection() for `routes`), reported as acquired; or
+  // null.
+  std::shared_ptr<RealConnection> acquirePooled(
+      const std::vector<std::shared_ptr<RealConnection>>& excluded,
+      const std::vector<Route>* routes = nullptr, bool requireMultiplexed = false);
+  void releaseCallConnection();
+  std::vector<std::shared_ptr<RealConnection>> excluded();
+  std::unique_ptr<Plan> reusePlan(std::shared_ptr<RealConnection> connection);
+  std::unique_ptr<Plan> connectPlan(Route route);
+
+  RealConnectionPool& pool_;
+  const Address address_;
+  const ConnectionSettings settings_;
+  RouteDatabase& routeDatabase_;
+  ConnectionUser& user_;
+  std::chrono::milliseconds connectTimeout_{0};
+  std::optional<RouteSelector> routeSelector_;
+  std::optional<RouteSelector::Selection> routeSelection_;
+  std::shared_ptr<Attempt> attempt_;  // The attempt of the last plan(), until endAttempt().
+  // trackFailure() may come from a body reader.
+  std::atomic<int> refusedStreamCount_{0};
+  std::atomic<int> connectionShutdownCount_{0};
+  std::atomic<int> otherFailureCount_{0};
+  Mutex excludedMutex_;
+  std::vector<std::shared_ptr<RealConnection>> excluded_ TERN_GUARDED_BY(excludedMutex_);
+  // The route of a connection that refused a stream or shut down: the retry connects over it
+  // again (OkHttp's nextRouteToTry).
+  std::optional<Route> nextRouteToTry_ TERN_GUARDED_BY(excludedMutex_);
+};
+
+}  // namespace tern::internal
