@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -24,6 +25,27 @@ class TERN_API Dns {
   // (whose message names the host) if none can be found; implementations should never return
   // an empty list (the call layer reports one as UnknownHostException too). May block.
   virtual std::vector<InetAddress> lookup(const std::string& hostname) = 0;
+
+  // What an asynchronous lookup reports to. Its methods may be called on any thread, before or
+  // after lookupAsync() returns, and must not block.
+  class Callback {
+   public:
+    virtual ~Callback() = default;
+    // Some of the host's addresses, as they arrive (for the system resolver, each address
+    // family's answer on its own). Never empty.
+    virtual void onAddresses(std::vector<InetAddress> addresses) = 0;
+    // The lookup is over. `failure` (an UnknownHostException) if no addresses came at all, else
+    // null. Called once, after every onAddresses().
+    virtual void onComplete(std::exception_ptr failure) = 0;
+  };
+
+  // The asynchronous form, which fast fallback uses so that a call starts connecting as soon as
+  // one address family's answer arrives, without waiting for the other's (RFC 8305 §3). The
+  // default calls lookup() on the calling thread and reports its result at once: override it to
+  // answer in parts. The system resolver asks for the IPv6 (AAAA) and IPv4 (A) addresses at once
+  // on two threads of its own (getaddrinfo with AF_INET6 and with AF_INET) and reports each as it
+  // comes; a family with no addresses is no failure when the other has some.
+  virtual void lookupAsync(const std::string& hostname, std::shared_ptr<Callback> callback);
 
   // The system resolver: getaddrinfo(AF_UNSPEC, SOCK_STREAM), keeping the order it returns
   // (RFC 6724 destination address selection) without duplicates; each address carries

@@ -24,9 +24,9 @@ class SystemRaceClock final : public RaceClock {
   }
   void waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
                  std::chrono::nanoseconds deadline) override {
-    changed.wait_until(lock, std::chrono::steady_clock::time_point(
-                                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                     deadline)));
+    changed.wait_until(
+        lock, std::chrono::steady_clock::time_point(
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(deadline)));
   }
 };
 
@@ -65,18 +65,20 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
 
   struct Race {
     Mutex mutex;
-    std::condition_variable finishedChanged;
+    std::condition_variable changed;  // An attempt finished, or race plans may have come.
     std::deque<Attempt*> finished TERN_GUARDED_BY(mutex);
-  } race;
+  };
+  // Shared with the planner's listener, which may be called late (a DNS answer after the race).
+  auto race = std::make_shared<Race>();
   // After `race`, so the attempts (whose tasks report into it) are destroyed first.
   std::vector<std::unique_ptr<Attempt>> inFlight;
   std::exception_ptr firstFailure;
   std::chrono::nanoseconds nextLaunch = clock_.now();
 
-  auto finish = [&](Attempt* attempt) {
-    MutexLock lock(race.mutex);
-    race.finished.push_back(attempt);
-    race.finishedChanged.notify_all();
+  auto finish = [race](Attempt* attempt) {
+    MutexLock lock(race->mutex);
+    race->finished.push_back(attempt);
+    race->changed.notify_all();
   };
   auto launch = [&](std::unique_ptr<RoutePlanner::Plan> plan) {
     auto attempt = std::make_unique<Attempt>(std::move(plan));
@@ -87,7 +89,7 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
     if (racing_) {
       try {
         raw->queue = taskRunner_.newQueue("tern connect");
-        raw->queue->execute("connect", std::chrono::nanoseconds(0), false, [raw, &finish] {
+        raw->queue->execute("connect", std::chrono::nanoseconds(0), false, [raw, finish] {
           raw->tcpFailure = raw->plan->connectTcp();
           finish(raw);
         });
@@ -123,8 +125,8 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
       }
       std::unique_ptr<Attempt> removed = remove(loser);  // Waits for its connect to end.
       {
-        MutexLock lock(race.mutex);
-        std::erase(race.finished, loser);
+        MutexLock lock(race->mutex);
+        std::erase(race->finished, loser);
       }
       std::exception_ptr e = removed->tcpFailure
                                  ? removed->tcpFailure
@@ -135,32 +137,50 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
   struct CancelOnExit {
     std::function<void()> cancel;
     ~CancelOnExit() { cancel(); }
-  } cancelOnExit{[&] { cancelOthers(nullptr); }};
+  } cancelOnExit{[&] {
+    if (racing_) planner_.setRacePlansListener(nullptr);
+    cancelOthers(nullptr);
+  }};
+  if (racing_) {
+    planner_.setRacePlansListener([race] {
+      MutexLock lock(race->mutex);
+      race->changed.notify_all();
+    });
+  }
 
   launch(std::move(first));
   while (true) {
     Attempt* done = nullptr;
     {
-      MutexLock lock(race.mutex);
-      // Another plan may be launched when this one has had its time (a race only).
-      const bool mayLaunchAnother = racing_ && planner_.hasNextRacePlan();
-      while (race.finished.empty()) {
-        if (mayLaunchAnother && clock_.now() >= nextLaunch) break;
-        if (mayLaunchAnother) {
-          clock_.waitUntil(lock.native(), race.finishedChanged, nextLaunch);
+      MutexLock lock(race->mutex);
+      while (race->finished.empty()) {
+        // Another plan is launched when the last has had its time, or at once when none is in
+        // flight (a race only).
+        const bool canLaunch = racing_ && planner_.hasNextRacePlan();
+        if (canLaunch && (inFlight.empty() || clock_.now() >= nextLaunch)) break;
+        if (inFlight.empty()) {
+          // Nothing in flight and nothing to launch yet: wait for the rest of the host's
+          // addresses (looking at the call's cancel now and then), or give up.
+          if (!racing_ || !planner_.awaitingRacePlans() || planner_.isCanceled()) break;
+          race->changed.wait_for(lock.native(), std::chrono::milliseconds(50));
+        } else if (canLaunch) {
+          clock_.waitUntil(lock.native(), race->changed, nextLaunch);
         } else {
-          race.finishedChanged.wait(lock.native());
+          race->changed.wait(lock.native());
         }
       }
-      if (!race.finished.empty()) {
-        done = race.finished.front();
-        race.finished.pop_front();
+      if (!race->finished.empty()) {
+        done = race->finished.front();
+        race->finished.pop_front();
       }
     }
     if (!done) {
       if (planner_.isCanceled()) throw InterruptedIOException("Canceled");
-      launch(planner_.nextRacePlan());
-      continue;
+      if (racing_ && planner_.hasNextRacePlan()) {
+        launch(planner_.nextRacePlan());
+        continue;
+      }
+      std::rethrow_exception(firstFailure);  // Every plan failed, and none is left.
     }
 
     if (!done->tcpFailure) {
@@ -180,14 +200,9 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
       fail(remove(done), e);
     }
 
-    // A failure: go on with the attempts in flight, or launch the next one at once.
+    // A failure: go on with the attempts in flight; with none, the next plan is launched at
+    // once (or, with none left, the first failure thrown).
     if (planner_.isCanceled()) throw InterruptedIOException("Canceled");
-    if (inFlight.empty()) {
-      std::unique_ptr<RoutePlanner::Plan> next =
-          racing_ && planner_.hasNextRacePlan() ? planner_.nextRacePlan() : nullptr;
-      if (!next) std::rethrow_exception(firstFailure);
-      launch(std::move(next));
-    }
   }
 }
 

@@ -25,8 +25,8 @@ struct RealRoutePlanner::Attempt {
 
   RealConnectionPool& pool;
   const Address& address;
-  bool connecting = false;      // beginConnect() registered this attempt: endConnect() after.
-  bool reserved = false;        // A place under the limits, not yet taken by a connection.
+  bool connecting = false;  // beginConnect() registered this attempt: endConnect() after.
+  bool reserved = false;    // A place under the limits, not yet taken by a connection.
   std::optional<std::vector<Route>> routes;  // Set when this attempt resolved the host.
 
   ~Attempt() {
@@ -89,8 +89,7 @@ class RealRoutePlanner::ConnectPlan final : public Plan {
   ConnectResult connectTlsEtc() override {
     ConnectionUser& user = planner_.user_;
     try {
-      connection_->connectTlsEtc(planner_.connectTimeout_, specSelector_, planner_.settings_,
-                                 user);
+      connection_->connectTlsEtc(planner_.connectTimeout_, specSelector_, planner_.settings_, user);
       return {};
     } catch (TunnelRetry& tunnel) {
       // The proxy closed the connection after a 407 that the proxy authenticator answered: this
@@ -98,6 +97,7 @@ class RealRoutePlanner::ConnectPlan final : public Plan {
       // same route sends the authenticated CONNECT.
       user.removeConnectionToCancel(connection_);
       connection_->closeSocket();
+      planner_.abandonLookup();  // dnsEnd before connectEnd.
       user.connectEnd(connection_->route().socketAddress(), std::nullopt);
       return {nullptr, std::make_unique<ConnectPlan>(planner_, attempt_, connection_->route(),
                                                      specSelector_, std::move(tunnel))};
@@ -107,8 +107,8 @@ class RealRoutePlanner::ConnectPlan final : public Plan {
                              specSelector_.connectionFailed(e) && !user.isCanceled();
       std::unique_ptr<Plan> next;
       if (retrySpec) {
-        next = std::make_unique<ConnectPlan>(planner_, attempt_, connection_->route(),
-                                             specSelector_);
+        next =
+            std::make_unique<ConnectPlan>(planner_, attempt_, connection_->route(), specSelector_);
       }
       return {std::current_exception(), std::move(next)};
     }
@@ -118,6 +118,7 @@ class RealRoutePlanner::ConnectPlan final : public Plan {
     ConnectionUser& user = planner_.user_;
     RealConnectionPool& pool = planner_.pool_;
     user.removeConnectionToCancel(connection_);
+    planner_.abandonLookup();  // dnsEnd before connectEnd.
     user.connectEnd(connection_->route().socketAddress(), connection_->protocol());
     planner_.routeDatabase_.connected(connection_->route());
 
@@ -153,7 +154,7 @@ class RealRoutePlanner::ConnectPlan final : public Plan {
       // The selector hears of a proxy that failed (not of a race's loser it did not fail).
       if (!route.proxy().isDirect() && !dynamic_cast<const InterruptedIOException*>(&ioe)) {
         planner_.address_.proxySelector()->connectFailed(planner_.address_.url(), route.proxy(),
-                                                        ioe);
+                                                         ioe);
       }
     }
   }
@@ -213,7 +214,14 @@ std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::connectPlan(Route route) {
                                        ConnectionSpecSelector(address_.connectionSpecs()));
 }
 
-void RealRoutePlanner::endAttempt() { attempt_.reset(); }
+void RealRoutePlanner::endAttempt() {
+  attempt_.reset();
+  abandonLookup();
+}
+
+void RealRoutePlanner::abandonLookup() {
+  if (routeSelector_) routeSelector_->abandonLookup();
+}
 
 std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::plan() {
   endAttempt();
@@ -306,8 +314,18 @@ std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::plan() {
   return connectPlan(std::move(*route));
 }
 
-bool RealRoutePlanner::hasNextRacePlan() const {
-  return attempt_ && routeSelection_ && routeSelection_->hasNext();
+bool RealRoutePlanner::hasNextRacePlan() {
+  if (!attempt_ || !routeSelection_) return false;
+  if (routeSelector_) routeSelector_->pollLookup(*routeSelection_);
+  return routeSelection_->hasNext();
+}
+
+bool RealRoutePlanner::awaitingRacePlans() const {
+  return attempt_ && routeSelector_ && routeSelector_->lookupPending();
+}
+
+void RealRoutePlanner::setRacePlansListener(std::function<void()> listener) {
+  if (routeSelector_) routeSelector_->setLookupListener(std::move(listener));
 }
 
 std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::nextRacePlan() {

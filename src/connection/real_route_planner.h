@@ -50,10 +50,13 @@ class RealRoutePlanner final : public RoutePlanner {
   bool isCanceled() const override;
   std::unique_ptr<Plan> plan() override;
   std::unique_ptr<Plan> nextRacePlan() override;
-  bool hasNextRacePlan() const override;
+  bool hasNextRacePlan() override;
+  bool awaitingRacePlans() const override;
+  void setRacePlansListener(std::function<void()> listener) override;
 
   // Ends the attempt the last plan() began: its place under the pool's limits goes back unless a
-  // new connection took it, and calls waiting for its HTTP/2 connection look again.
+  // new connection took it, calls waiting for its HTTP/2 connection look again, and a lookup of
+  // the host's other address family is no longer waited for.
   void endAttempt();
 
   // True if plan() has more routes to connect over.
@@ -79,6 +82,8 @@ class RealRoutePlanner final : public RoutePlanner {
       const std::vector<std::shared_ptr<RealConnection>>& excluded,
       const std::vector<Route>* routes = nullptr, bool requireMultiplexed = false);
   void releaseCallConnection();
+  // A connection is found: the host's other address family is no longer waited for.
+  void abandonLookup();
   std::vector<std::shared_ptr<RealConnection>> excluded();
   std::unique_ptr<Plan> reusePlan(std::shared_ptr<RealConnection> connection);
   std::unique_ptr<Plan> connectPlan(Route route);

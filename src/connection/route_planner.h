@@ -2,6 +2,7 @@
 #pragma once
 
 #include <exception>
+#include <functional>
 #include <memory>
 
 namespace tern::internal {
@@ -72,8 +73,14 @@ class RoutePlanner {
   // (for a fast-fallback race, or after every plan in flight failed); null if none is left.
   virtual std::unique_ptr<Plan> nextRacePlan() = 0;
 
-  // True if nextRacePlan() has a plan to give.
-  virtual bool hasNextRacePlan() const = 0;
+  // True if nextRacePlan() has a plan to give now.
+  virtual bool hasNextRacePlan() = 0;
+
+  // True if more race plans may come (a host's other address family not looked up yet).
+  virtual bool awaitingRacePlans() const = 0;
+
+  // Called, on any thread, when race plans may have come (null: nothing to call).
+  virtual void setRacePlansListener(std::function<void()> listener) = 0;
 };
 
 }  // namespace tern::internal

@@ -1,6 +1,10 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "connection/route_selector.h"
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 
@@ -14,6 +18,57 @@ Route RouteSelector::Selection::next() {
   if (!hasNext()) throw std::logic_error("RouteSelector.Selection: no more routes");
   return routes_[nextRouteIndex_++];
 }
+
+void RouteSelector::Selection::add(std::vector<Route> routes) {
+  std::vector<Route> untried(routes_.begin() + static_cast<std::ptrdiff_t>(nextRouteIndex_),
+                             routes_.end());
+  routes_.erase(routes_.begin() + static_cast<std::ptrdiff_t>(nextRouteIndex_), routes_.end());
+  for (size_t i = 0; i < routes.size() || i < untried.size(); ++i) {
+    if (i < routes.size()) routes_.push_back(std::move(routes[i]));
+    if (i < untried.size()) routes_.push_back(std::move(untried[i]));
+  }
+}
+
+// An asynchronous lookup's answers as they come (Dns::Callback, any thread), for the call's
+// thread to take.
+struct RouteSelector::PendingLookup final : Dns::Callback {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<InetAddress> arrived;  // Not taken yet.
+  bool complete = false;
+  std::exception_ptr failure;
+  std::function<void()> listener;
+
+  void onAddresses(std::vector<InetAddress> addresses) override {
+    std::function<void()> notify;
+    {
+      std::lock_guard lock(mutex);
+      arrived.insert(arrived.end(), addresses.begin(), addresses.end());
+      changed.notify_all();
+      notify = listener;
+    }
+    if (notify) notify();
+  }
+
+  void onComplete(std::exception_ptr e) override {
+    std::function<void()> notify;
+    {
+      std::lock_guard lock(mutex);
+      complete = true;
+      failure = e;
+      changed.notify_all();
+      notify = listener;
+    }
+    if (notify) notify();
+  }
+
+  // What arrived since the last take(), and whether the lookup is over.
+  std::vector<InetAddress> take(bool& isComplete) {
+    std::lock_guard lock(mutex);
+    isComplete = complete;
+    return std::exchange(arrived, {});
+  }
+};
 
 std::vector<InetAddress> interleaveFamilies(const std::vector<InetAddress>& addresses) {
   if (addresses.empty()) return addresses;
@@ -33,11 +88,13 @@ std::vector<InetAddress> interleaveFamilies(const std::vector<InetAddress>& addr
 }
 
 RouteSelector::RouteSelector(Address address, RouteDatabase& routeDatabase, ConnectionUser* user,
-                             bool interleaveFamilies)
+                             bool fastFallback)
     : address_(std::move(address)),
       routeDatabase_(routeDatabase),
       user_(user),
-      interleaveFamilies_(interleaveFamilies) {}
+      fastFallback_(fastFallback) {}
+
+RouteSelector::~RouteSelector() { setLookupListener(nullptr); }
 
 void RouteSelector::selectProxies() {
   proxiesSelected_ = true;
@@ -56,30 +113,143 @@ void RouteSelector::selectProxies() {
   }
 }
 
+namespace {
+
+// A lookup's failure, naming the proxy whose host it was.
+[[noreturn]] void rethrowLookupFailure(std::exception_ptr failure, const Proxy& proxy) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const UnknownHostException& e) {
+    if (proxy.isDirect()) throw;
+    throw UnknownHostException(std::string(e.what()) + " (the proxy " + proxy.toString() + ")");
+  }
+}
+
+std::vector<InetAddress> named(const std::vector<InetAddress>& addresses, const std::string& host) {
+  std::vector<InetAddress> result;
+  result.reserve(addresses.size());
+  for (const InetAddress& address : addresses) {
+    result.push_back(address.hostName().empty() ? address.withHostName(host) : address);
+  }
+  return result;
+}
+
+}  // namespace
+
 std::vector<InetAddress> RouteSelector::resolve(const Proxy& proxy) {
   const std::string& host = proxy.isDirect() ? address_.url().host() : proxy.host();
   if (std::optional<InetAddress> literal = InetAddress::parse(host)) {
     return {*literal};  // An IP literal needs no lookup.
   }
   if (user_ != nullptr) user_->dnsStart(host);
+  if (fastFallback_) return resolveAsync(proxy, host);
   std::vector<InetAddress> addresses;
   try {
     addresses = address_.dns()->lookup(host);
-  } catch (const UnknownHostException& e) {
-    if (proxy.isDirect()) throw;
-    throw UnknownHostException(std::string(e.what()) + " (the proxy " + proxy.toString() + ")");
+  } catch (const UnknownHostException&) {
+    rethrowLookupFailure(std::current_exception(), proxy);
   }
   if (addresses.empty()) {
     throw UnknownHostException("Dns returned no addresses for " + host +
                                (proxy.isDirect() ? "" : " (the proxy " + proxy.toString() + ")"));
   }
   if (user_ != nullptr) user_->dnsEnd(host, addresses);
-  std::vector<InetAddress> named;
-  named.reserve(addresses.size());
-  for (const InetAddress& address : addresses) {
-    named.push_back(address.hostName().empty() ? address.withHostName(host) : address);
+  return named(addresses, host);
+}
+
+// RFC 8305 §3's recommended value.
+constexpr std::chrono::milliseconds kResolutionDelay{50};
+
+// Waits for the lookup's first answer (or its end), checking for a cancel of the call meanwhile;
+// a lookup not over yet becomes pending_.
+std::vector<InetAddress> RouteSelector::resolveAsync(const Proxy& proxy, const std::string& host) {
+  auto lookup = std::make_shared<PendingLookup>();
+  address_.dns()->lookupAsync(host, lookup);
+  {
+    std::unique_lock lock(lookup->mutex);
+    while (lookup->arrived.empty() && !lookup->complete) {
+      if (user_ != nullptr && user_->isCanceled()) throw InterruptedIOException("Canceled");
+      lookup->changed.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    // IPv4 first: give IPv6 its Resolution Delay (RFC 8305 §3) to be tried first after all.
+    auto hasIpv6 = [&] {
+      return std::any_of(lookup->arrived.begin(), lookup->arrived.end(),
+                         [](const InetAddress& a) { return a.isIpv6(); });
+    };
+    lookup->changed.wait_for(lock, kResolutionDelay, [&] { return lookup->complete || hasIpv6(); });
   }
-  return named;
+  bool complete = false;
+  const std::vector<InetAddress> answered = lookup->take(complete);  // As the Dns gave them.
+  std::vector<InetAddress> addresses = named(answered, host);
+  if (addresses.empty()) {
+    rethrowLookupFailure(lookup->failure ? lookup->failure
+                                         : std::make_exception_ptr(UnknownHostException(
+                                               "Dns returned no addresses for " + host)),
+                         proxy);
+  }
+  if (complete) {
+    if (user_ != nullptr) user_->dnsEnd(host, answered);
+  } else {
+    pending_ = std::move(lookup);
+    pendingProxy_ = proxy;
+    pendingHost_ = host;
+    pendingAddresses_ = answered;
+  }
+  return addresses;
+}
+
+std::vector<Route> RouteSelector::routesFor(const Proxy& proxy,
+                                            const std::vector<InetAddress>& addresses) {
+  const std::vector<InetAddress> ordered =
+      fastFallback_ ? interleaveFamilies(addresses) : addresses;
+  const int port = proxy.isDirect() ? address_.url().port() : proxy.port();
+  std::vector<Route> routes;
+  for (const InetAddress& inetAddress : ordered) {
+    Route route(address_, proxy, InetSocketAddress(inetAddress, port));
+    if (routeDatabase_.shouldPostpone(route)) {
+      postponedRoutes_.push_back(std::move(route));
+    } else {
+      routes.push_back(std::move(route));
+    }
+  }
+  return routes;
+}
+
+bool RouteSelector::lookupPending() const { return pending_ != nullptr; }
+
+bool RouteSelector::pollLookup(Selection& selection) {
+  if (!pending_) return false;
+  bool complete = false;
+  const std::vector<InetAddress> more = pending_->take(complete);
+  pendingAddresses_.insert(pendingAddresses_.end(), more.begin(), more.end());
+  std::vector<Route> routes = routesFor(*pendingProxy_, named(more, pendingHost_));
+  const bool added = !routes.empty();
+  if (added) selection.add(std::move(routes));
+  if (complete) endLookup();
+  return added;
+}
+
+void RouteSelector::setLookupListener(std::function<void()> listener) {
+  if (!pending_) return;
+  std::lock_guard lock(pending_->mutex);
+  pending_->listener = std::move(listener);
+}
+
+void RouteSelector::abandonLookup() {
+  if (!pending_) return;
+  setLookupListener(nullptr);
+  bool complete = false;
+  const std::vector<InetAddress> more = pending_->take(complete);
+  pendingAddresses_.insert(pendingAddresses_.end(), more.begin(), more.end());
+  endLookup();
+}
+
+void RouteSelector::endLookup() {
+  if (user_ != nullptr) user_->dnsEnd(pendingHost_, pendingAddresses_);
+  pending_.reset();
+  pendingProxy_.reset();
+  pendingHost_.clear();
+  pendingAddresses_.clear();
 }
 
 RouteSelector::Selection RouteSelector::next() {
@@ -95,16 +265,17 @@ RouteSelector::Selection RouteSelector::next() {
       if (!firstFailure) firstFailure = std::current_exception();
       continue;  // Another proxy may do.
     }
-    if (interleaveFamilies_) addresses = interleaveFamilies(addresses);
-    const int port = proxy.isDirect() ? address_.url().port() : proxy.port();
-    std::vector<Route> routes;
-    for (const InetAddress& inetAddress : addresses) {
-      Route route(address_, proxy, InetSocketAddress(inetAddress, port));
-      if (routeDatabase_.shouldPostpone(route)) {
-        postponedRoutes_.push_back(std::move(route));
-      } else {
-        routes.push_back(std::move(route));
+    std::vector<Route> routes = routesFor(proxy, addresses);
+    if (routes.empty() && pending_) {
+      // Every route so far failed recently: wait for the rest of the lookup before moving on.
+      {
+        std::unique_lock lock(pending_->mutex);
+        pending_->changed.wait(lock, [this] { return pending_->complete; });
       }
+      Selection selection(std::move(routes));
+      pollLookup(selection);
+      if (selection.hasNext()) return selection;
+      continue;
     }
     if (!routes.empty()) return Selection(std::move(routes));
   }

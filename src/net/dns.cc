@@ -9,7 +9,9 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "net/error_message.h"
 #include "tern/exceptions.h"
@@ -26,55 +28,109 @@ struct AddrinfoDeleter {
 }
 
 // Java's InetAddress.getAllByName over getaddrinfo, as OkHttp's Dns.SYSTEM uses it.
+// getaddrinfo() for `family` (AF_UNSPEC, AF_INET6 or AF_INET), in the resolver's order (RFC 6724's
+// preference) without repeats (one per protocol on some systems).
+std::vector<InetAddress> resolve(const std::string& hostname, int family) {
+  if (hostname.empty()) {
+    throwUnknownHost(hostname, "empty host name");
+  }
+  // getaddrinfo() would read only up to the first NUL and answer for a different name.
+  if (hostname.find('\0') != std::string::npos) {
+    throwUnknownHost(hostname, "NUL in host name");
+  }
+
+  addrinfo hints{};
+  hints.ai_family = family;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* raw = nullptr;
+  const int status = getaddrinfo(hostname.c_str(), nullptr, &hints, &raw);
+  std::unique_ptr<addrinfo, AddrinfoDeleter> list(raw);
+  if (status != 0) {
+    // EAI_SYSTEM puts the reason in errno; gai_strerror would only say "System error".
+    const int error = errno;
+    throwUnknownHost(hostname, status == EAI_SYSTEM ? internal::errorMessage(error)
+                                                    : std::string(gai_strerror(status)));
+  }
+
+  std::vector<InetAddress> result;
+  for (const addrinfo* entry = list.get(); entry != nullptr; entry = entry->ai_next) {
+    std::optional<InetAddress> address;
+    if (entry->ai_family == AF_INET && entry->ai_addrlen >= sizeof(sockaddr_in)) {
+      const auto* in = reinterpret_cast<const sockaddr_in*>(entry->ai_addr);
+      address = InetAddress::fromBytes(
+          std::span(reinterpret_cast<const uint8_t*>(&in->sin_addr), 4), hostname);
+    } else if (entry->ai_family == AF_INET6 && entry->ai_addrlen >= sizeof(sockaddr_in6)) {
+      const auto* in6 = reinterpret_cast<const sockaddr_in6*>(entry->ai_addr);
+      address = InetAddress::fromBytes(
+          std::span(reinterpret_cast<const uint8_t*>(&in6->sin6_addr), 16), hostname);
+    }
+    if (address && std::find(result.begin(), result.end(), *address) == result.end()) {
+      result.push_back(std::move(*address));
+    }
+  }
+  if (result.empty()) {
+    throwUnknownHost(hostname, family == AF_INET    ? "no IPv4 addresses"
+                               : family == AF_INET6 ? "no IPv6 addresses"
+                                                    : "no IPv4 or IPv6 addresses");
+  }
+  return result;
+}
+
+// Java's InetAddress.getAllByName over getaddrinfo, as OkHttp's Dns.SYSTEM uses it.
 class SystemDns final : public Dns {
  public:
   std::vector<InetAddress> lookup(const std::string& hostname) override {
     if (std::optional<InetAddress> literal = InetAddress::parse(hostname)) {
       return {*literal};
     }
-    if (hostname.empty()) {
-      throwUnknownHost(hostname, "empty host name");
-    }
-    // getaddrinfo() would read only up to the first NUL and answer for a different name.
-    if (hostname.find('\0') != std::string::npos) {
-      throwUnknownHost(hostname, "NUL in host name");
-    }
+    return resolve(hostname, AF_UNSPEC);
+  }
 
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* raw = nullptr;
-    const int status = getaddrinfo(hostname.c_str(), nullptr, &hints, &raw);
-    std::unique_ptr<addrinfo, AddrinfoDeleter> list(raw);
-    if (status != 0) {
-      // EAI_SYSTEM puts the reason in errno; gai_strerror would only say "System error".
-      const int error = errno;
-      throwUnknownHost(hostname, status == EAI_SYSTEM ? internal::errorMessage(error)
-                                                      : std::string(gai_strerror(status)));
+  void lookupAsync(const std::string& hostname, std::shared_ptr<Callback> callback) override {
+    if (InetAddress::parse(hostname) || hostname.empty() ||
+        hostname.find('\0') != std::string::npos) {
+      Dns::lookupAsync(hostname, std::move(callback));  // No lookup, or a failure at once.
+      return;
     }
-
-    std::vector<InetAddress> result;
-    for (const addrinfo* entry = list.get(); entry != nullptr; entry = entry->ai_next) {
-      std::optional<InetAddress> address;
-      if (entry->ai_family == AF_INET && entry->ai_addrlen >= sizeof(sockaddr_in)) {
-        const auto* in = reinterpret_cast<const sockaddr_in*>(entry->ai_addr);
-        address = InetAddress::fromBytes(
-            std::span(reinterpret_cast<const uint8_t*>(&in->sin_addr), 4), hostname);
-      } else if (entry->ai_family == AF_INET6 && entry->ai_addrlen >= sizeof(sockaddr_in6)) {
-        const auto* in6 = reinterpret_cast<const sockaddr_in6*>(entry->ai_addr);
-        address = InetAddress::fromBytes(
-            std::span(reinterpret_cast<const uint8_t*>(&in6->sin6_addr), 16), hostname);
-      }
-      // The resolver's order is RFC 6724's preference; keep it, dropping repeats (one per
-      // protocol on some systems).
-      if (address && std::find(result.begin(), result.end(), *address) == result.end()) {
-        result.push_back(std::move(*address));
-      }
+    // The two families' lookups, each on a thread of its own (getaddrinfo cannot be canceled, so
+    // a thread waits for it); the last to finish completes the callback.
+    struct Lookup {
+      std::shared_ptr<Callback> callback;
+      std::mutex mutex;
+      int running = 2;
+      bool found = false;
+      std::exception_ptr ipv4Failure;
+      std::exception_ptr ipv6Failure;
+    };
+    auto lookup = std::make_shared<Lookup>();
+    lookup->callback = std::move(callback);
+    for (int family : {AF_INET6, AF_INET}) {
+      std::thread([lookup, hostname, family] {
+        std::exception_ptr failure;
+        try {
+          std::vector<InetAddress> addresses = resolve(hostname, family);
+          {
+            std::lock_guard lock(lookup->mutex);
+            lookup->found = true;
+          }
+          lookup->callback->onAddresses(std::move(addresses));
+        } catch (const UnknownHostException&) {
+          failure = std::current_exception();
+        }
+        std::exception_ptr complete;
+        {
+          std::lock_guard lock(lookup->mutex);
+          (family == AF_INET ? lookup->ipv4Failure : lookup->ipv6Failure) = failure;
+          if (--lookup->running > 0) return;
+          if (!lookup->found) {
+            // Both failed: the IPv4 lookup's reason reads as the usual one ("Name or service not
+            // known"); an IPv6-only host's "no address" would not.
+            complete = lookup->ipv4Failure ? lookup->ipv4Failure : lookup->ipv6Failure;
+          }
+        }
+        lookup->callback->onComplete(complete);
+      }).detach();
     }
-    if (result.empty()) {
-      throwUnknownHost(hostname, "no IPv4 or IPv6 addresses");
-    }
-    return result;
   }
 };
 
@@ -92,6 +148,23 @@ class LambdaDns final : public Dns {
 };
 
 }  // namespace
+
+void Dns::lookupAsync(const std::string& hostname, std::shared_ptr<Callback> callback) {
+  std::vector<InetAddress> addresses;
+  try {
+    addresses = lookup(hostname);
+  } catch (const UnknownHostException&) {
+    callback->onComplete(std::current_exception());
+    return;
+  }
+  if (addresses.empty()) {
+    callback->onComplete(
+        std::make_exception_ptr(UnknownHostException("Dns returned no addresses for " + hostname)));
+    return;
+  }
+  callback->onAddresses(std::move(addresses));
+  callback->onComplete(nullptr);
+}
 
 std::shared_ptr<Dns> Dns::system() {
   static const std::shared_ptr<Dns> instance = std::make_shared<SystemDns>();

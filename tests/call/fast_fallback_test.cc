@@ -7,6 +7,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "call/event_listener_fixture.h"
@@ -130,6 +133,133 @@ TEST_F(FastFallbackTest, WithoutFastFallbackAddressesAreTriedOneAtATime) {
               ElementsAre("connectStart " + at("127.0.0.2"),
                           "connectFailed " + at("127.0.0.2") + ": SocketTimeoutException",
                           "connectStart " + at("127.0.0.1"), "connectEnd " + at("127.0.0.1")));
+}
+
+// A Dns answering in two parts, as the system resolver does for the two address families: the
+// first at once, the second when the test releases it (or at the end of the test).
+class TwoPartDns final : public Dns {
+ public:
+  TwoPartDns(std::vector<InetAddress> first, std::vector<InetAddress> second)
+      : first_(std::move(first)), second_(std::move(second)) {}
+  ~TwoPartDns() override { release(); }
+
+  std::vector<InetAddress> lookup(const std::string&) override {
+    std::vector<InetAddress> all = first_;
+    all.insert(all.end(), second_.begin(), second_.end());
+    return all;
+  }
+
+  void lookupAsync(const std::string&, std::shared_ptr<Callback> callback) override {
+    callback->onAddresses(first_);
+    std::lock_guard lock(mutex_);
+    callbacks_.push_back(std::move(callback));
+  }
+
+  // Gives the second part to every lookup so far, and ends them.
+  void release() {
+    std::vector<std::shared_ptr<Callback>> callbacks;
+    {
+      std::lock_guard lock(mutex_);
+      callbacks.swap(callbacks_);
+    }
+    for (const auto& callback : callbacks) {
+      if (!second_.empty()) callback->onAddresses(second_);
+      callback->onComplete(nullptr);
+    }
+  }
+
+ private:
+  const std::vector<InetAddress> first_;
+  const std::vector<InetAddress> second_;
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<Callback>> callbacks_;
+};
+
+class AsyncDnsFastFallbackTest : public FastFallbackTest {
+ protected:
+  Client resolvingInParts(std::shared_ptr<TwoPartDns> twoPartDns) {
+    return client.newBuilder().dns(std::move(twoPartDns)).connectTimeout(10s).build();
+  }
+};
+
+TEST_F(AsyncDnsFastFallbackTest, TheFirstAnswerConnectsWithoutWaitingForTheSecond) {
+  server.enqueue(body("before the other family"));
+  // The second part never comes while the call runs.
+  auto twoPartDns = std::make_shared<TwoPartDns>(std::vector{address("127.0.0.1")},
+                                                 std::vector{address("127.0.0.2")});
+  Client c = resolvingInParts(twoPartDns);
+  EXPECT_EQ(c.newCall(request())->execute().body()->string(), "before the other family");
+  EXPECT_THAT(connectEvents(),
+              ElementsAre("connectStart " + at("127.0.0.1"), "connectEnd " + at("127.0.0.1")));
+  // One lookup, ended (with what had come) before the connection was reported made.
+  EXPECT_EQ(listener()->count("dnsStart"), 1);
+  EXPECT_EQ(listener()->find("dnsEnd")->detail, "fallback.test [127.0.0.1]");
+  std::vector<std::string> names = listener()->eventNames();
+  auto position = [&](const std::string& name) {
+    return std::find(names.begin(), names.end(), name) - names.begin();
+  };
+  EXPECT_LT(position("dnsStart"), position("connectStart"));
+  EXPECT_LT(position("connectStart"), position("dnsEnd"));
+  EXPECT_LT(position("dnsEnd"), position("connectEnd"));
+}
+
+TEST_F(AsyncDnsFastFallbackTest, ALateAnswerJoinsTheRace) {
+  // The first answer's address never answers; the second answer's does, and is tried as soon as
+  // it comes, not after the first address's 10 s connect timeout.
+  FullBacklog silent("127.0.0.2", server.port());
+  server.enqueue(body("over the late address"));
+  auto twoPartDns = std::make_shared<TwoPartDns>(std::vector{address("127.0.0.2")},
+                                                 std::vector{address("127.0.0.1")});
+  Client c = resolvingInParts(twoPartDns);
+  std::thread releaser([&] {
+    eventually(
+        [&] { return events->listeners().size() == 1 && listener()->count("connectStart") == 1; },
+        5s);
+    twoPartDns->release();
+  });
+  EXPECT_EQ(c.newCall(request())->execute().body()->string(), "over the late address");
+  releaser.join();
+  EXPECT_THAT(connectEvents(),
+              ElementsAre("connectStart " + at("127.0.0.2"), "connectStart " + at("127.0.0.1"),
+                          "connectFailed " + at("127.0.0.2") + ": InterruptedIOException",
+                          "connectEnd " + at("127.0.0.1")));
+  EXPECT_EQ(listener()->find("dnsEnd")->detail, "fallback.test [127.0.0.2, 127.0.0.1]");
+}
+
+TEST_F(AsyncDnsFastFallbackTest, WhenTheFirstAnswerFailsTheCallWaitsForTheSecond) {
+  // Nothing listens at 127.0.0.3: refused at once, and the call waits for the other family.
+  server.enqueue(body("over the second answer"));
+  auto twoPartDns = std::make_shared<TwoPartDns>(std::vector{address("127.0.0.3")},
+                                                 std::vector{address("127.0.0.1")});
+  Client c = resolvingInParts(twoPartDns);
+  std::thread releaser([&] {
+    eventually(
+        [&] { return events->listeners().size() == 1 && listener()->count("connectFailed") == 1; },
+        5s);
+    twoPartDns->release();
+  });
+  EXPECT_EQ(c.newCall(request())->execute().body()->string(), "over the second answer");
+  releaser.join();
+  EXPECT_THAT(connectEvents(),
+              ElementsAre("connectStart " + at("127.0.0.3"),
+                          "connectFailed " + at("127.0.0.3") + ": ConnectException",
+                          "connectStart " + at("127.0.0.1"), "connectEnd " + at("127.0.0.1")));
+}
+
+TEST_F(AsyncDnsFastFallbackTest, ACallCanceledWhileWaitingForTheSecondAnswerEnds) {
+  auto twoPartDns = std::make_shared<TwoPartDns>(std::vector{address("127.0.0.3")},
+                                                 std::vector{address("127.0.0.1")});
+  Client c = resolvingInParts(twoPartDns);
+  std::shared_ptr<Call> call = c.newCall(request());
+  std::thread canceler([&] {
+    eventually(
+        [&] { return events->listeners().size() == 1 && listener()->count("connectFailed") == 1; },
+        5s);
+    call->cancel();
+  });
+  EXPECT_THROW(call->execute(), InterruptedIOException);
+  canceler.join();
+  EXPECT_EQ(listener()->count("dnsEnd"), 1);  // The lookup was ended for the call.
 }
 
 TEST(InterleaveFamiliesTest, AlternatesFromTheFirstFamilyKeepingEachFamilysOrder) {

@@ -11,10 +11,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <future>
-#include <set>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -168,7 +169,9 @@ class FakeRoutePlanner final : public RoutePlanner {
   bool isCanceled() const override { return canceled; }
   std::unique_ptr<Plan> plan() override { return take(); }
   std::unique_ptr<Plan> nextRacePlan() override { return take(); }
-  bool hasNextRacePlan() const override { return !plans_.empty(); }
+  bool hasNextRacePlan() override { return !plans_.empty(); }
+  bool awaitingRacePlans() const override { return false; }
+  void setRacePlansListener(std::function<void()>) override {}
 
  private:
   std::unique_ptr<Plan> take() {
@@ -226,8 +229,8 @@ TEST_F(FastFallbackFinderTest, APlanThatNeverAnswersDelaysTheNextByTheConnectDel
 
   clock_.advanceBy(1ms);
   found.get();
-  EXPECT_EQ(log_.take(), (std::vector<std::string>{"b launched", "a failed: Canceled", "b TLS",
-                                                   "b won"}));
+  EXPECT_EQ(log_.take(),
+            (std::vector<std::string>{"b launched", "a failed: Canceled", "b TLS", "b won"}));
   EXPECT_EQ(clock_.now(), 250ms);
 }
 

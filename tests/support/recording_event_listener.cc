@@ -184,7 +184,11 @@ std::string RecordingEventListener::violationLocked(const CallEvent& event) {
     dnsOpen_.reset();  // A failed lookup has no dnsEnd: the attempt ends here.
     return "";
   }
-  if (dnsOpen_ && n != "callFailed") return "before dnsEnd";
+  // Fast fallback connects as soon as one address family's answer is in: a connect may start,
+  // fail or do its TLS while the other family's lookup is still out, but none ends before it.
+  const bool connectStep = n == "connectStart" || n == "connectFailed" ||
+                           n == "secureConnectStart" || n == "secureConnectEnd";
+  if (dnsOpen_ && n != "callFailed" && !connectStep) return "before dnsEnd";
   auto open = std::find(connectsOpen_.begin(), connectsOpen_.end(), event.socketAddress);
   if (n == "connectStart") {
     if (open != connectsOpen_.end()) return "while connecting to " + *open;

@@ -42,7 +42,8 @@ struct CallEvent {
 //    start while one is open, except that connects to different addresses may race (fast
 //    fallback), each ended by its own connectEnd/connectFailed; a secure connect only while
 //    exactly one connect is open (the winner's, after the others ended); dnsEnd names the domain
-//    of dnsStart; DNS is over before a connect starts;
+//    of dnsStart; DNS is over before a connect ends (fast fallback may start connecting, and
+//    fail or shake hands, while the host's other address family is still being looked up);
 //  - connectionAcquired when no connection is held and no connect is in progress;
 //    connectionReleased only while one is held; request and response events only while a
 //    connection is held;
