@@ -7,6 +7,9 @@
 #include "tern/connection_pool.h"
 
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <memory>
@@ -330,6 +333,37 @@ TEST(AddressPolicyRealTimeTest, PoolWarmsOnTheBackgroundTaskRunner) {
   EXPECT_EQ(pool->connectionCount(), 2);
   pool->setPolicy(client.address(server.url("/")), {});
   pool->evictAll();
+}
+
+// A warming stuck in a TLS handshake (a server that accepts TCP and never answers) ends when the
+// pool goes, not when its connect timeout fires.
+TEST(AddressPolicyRealTimeTest, DestroyingThePoolStopsAWarmingInProgress) {
+  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  local.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&local), sizeof(local)), 0);
+  ASSERT_EQ(::listen(listener, 8), 0);  // The kernel completes the TCP handshake; no one reads.
+  socklen_t length = sizeof(local);
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&local), &length), 0);
+  const std::string url = "https://127.0.0.1:" + std::to_string(ntohs(local.sin_port)) + "/";
+
+  auto pool = std::make_shared<ConnectionPool>();
+  {
+    Client client = Client::Builder()
+                        .connectionPool(pool)
+                        .proxy(Proxy::direct())
+                        .connectTimeout(30s)
+                        .handshakeCertificates(TestCertificates().clientTrust())
+                        .build();
+    pool->setPolicy(client.address(HttpUrl::get(url)), {.minimumConcurrentCalls = 1});
+  }
+  std::this_thread::sleep_for(200ms);  // The warming is in the handshake now.
+  auto start = std::chrono::steady_clock::now();
+  pool.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  ::close(listener);
 }
 
 }  // namespace
