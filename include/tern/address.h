@@ -20,6 +20,7 @@
 namespace tern::internal {
 class TlsContext;
 struct AddressAccess;
+struct AddressConnectSettings;
 }  // namespace tern::internal
 
 namespace tern {
@@ -108,6 +109,9 @@ class TERN_API Address {
     std::shared_ptr<ProxySelector> proxySelector;  // Never null.
     // For HTTPS proxies: whom to trust for the proxy's own certificate (null: the system's).
     std::shared_ptr<internal::TlsContext> proxySslContext;
+    // How a pool connects here with no call (an address policy); set on the addresses a Client
+    // makes, else null. Not compared: it says how to connect, not where.
+    std::shared_ptr<const internal::AddressConnectSettings> connectSettings;
   };
   Address(HttpUrl url, std::shared_ptr<const Settings> settings) noexcept
       : url_(std::move(url)), settings_(std::move(settings)) {}

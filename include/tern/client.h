@@ -102,11 +102,16 @@ class TERN_API Client {
   const CertificatePinner& certificatePinner() const noexcept;
   const std::shared_ptr<EventListener::Factory>& eventListenerFactory() const noexcept;
 
+  // The Address this client's calls to `url`'s origin (scheme, host, port) connect to: what
+  // ConnectionPool::setPolicy() takes, so a pool keeps connections warm for this client's calls
+  // (and for any client whose address is equal: one made with newBuilder() keeps it unless it
+  // changes the DNS, TLS, proxy or protocol settings).
+  Address address(const HttpUrl& url) const;
+
  private:
   // The call layer reaches these through internal::ClientAccess (src/call/client_access.h).
   friend struct internal::ClientAccess;
   const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept;
-  Address address(const HttpUrl& url) const;
   const std::vector<std::shared_ptr<Interceptor>>& callInterceptors() const noexcept;
   internal::RouteDatabase& routeDatabase() const noexcept;
 

@@ -14,6 +14,7 @@
 #include "call/real_interceptor_chain.h"
 #include "call/retry_and_follow_up_interceptor.h"
 #include "connection/address_access.h"
+#include "connection/address_connect_settings.h"
 #include "connection/route_database.h"
 #include "http/protocol_list.h"
 #include "net/tls_context.h"
@@ -41,16 +42,28 @@ struct Client::State {
     std::call_once(prototypesMade, [&] {
       const std::shared_ptr<internal::TlsContext>& proxyTls =
           settings.proxySslContext_ ? settings.proxySslContext_ : settings.sslContext_;
-      httpPrototype.emplace(internal::AddressAccess::withProxySslContext(
-          Address("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
-                  settings.proxyAuthenticator_, settings.protocols_, settings.connectionSpecs_,
-                  settings.proxy_, settings.proxySelector_),
-          proxyTls));
-      httpsPrototype.emplace(internal::AddressAccess::withProxySslContext(
+      // How a pool's address policy connects to this client's addresses with no call.
+      auto connect = std::make_shared<internal::AddressConnectSettings>();
+      connect->settings.http2WriteTimeout = settings.writeTimeout_;
+      connect->settings.pingInterval = settings.pingInterval_;
+      connect->settings.retryOnConnectionFailure = settings.retryOnConnectionFailure_;
+      connect->settings.fastFallback = settings.fastFallback_;
+      connect->connectTimeout = settings.connectTimeout_;
+      connect->readTimeout = settings.readTimeout_;
+      connect->writeTimeout = settings.writeTimeout_;
+      connect->routeDatabase = settings.routeDatabase_;
+      auto finish = [&](Address address) {
+        return internal::AddressAccess::withConnectSettings(
+            internal::AddressAccess::withProxySslContext(address, proxyTls), connect);
+      };
+      httpPrototype.emplace(
+          finish(Address("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
+                         settings.proxyAuthenticator_, settings.protocols_,
+                         settings.connectionSpecs_, settings.proxy_, settings.proxySelector_)));
+      httpsPrototype.emplace(finish(
           Address("localhost", 443, settings.dns_, settings.sslContext_, settings.hostnameVerifier_,
                   settings.certificatePinner_, settings.proxyAuthenticator_, settings.protocols_,
-                  settings.connectionSpecs_, settings.proxy_, settings.proxySelector_),
-          proxyTls));
+                  settings.connectionSpecs_, settings.proxy_, settings.proxySelector_)));
     });
     return https ? *httpsPrototype : *httpPrototype;
   }

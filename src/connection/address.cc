@@ -45,11 +45,11 @@ Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns
     hostnameVerifier.reset();
     certificatePinner.reset();
   }
-  settings_ = std::make_shared<const Settings>(
-      Settings{std::move(dns), std::move(sslContext), std::move(hostnameVerifier),
-               std::move(certificatePinner), std::move(proxyAuthenticator), std::move(protocols),
-               std::move(connectionSpecs), std::move(proxy),
-               proxySelector ? std::move(proxySelector) : ProxySelector::noProxy(), nullptr});
+  settings_ = std::make_shared<const Settings>(Settings{
+      std::move(dns), std::move(sslContext), std::move(hostnameVerifier),
+      std::move(certificatePinner), std::move(proxyAuthenticator), std::move(protocols),
+      std::move(connectionSpecs), std::move(proxy),
+      proxySelector ? std::move(proxySelector) : ProxySelector::noProxy(), nullptr, nullptr});
 }
 
 Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
@@ -98,6 +98,18 @@ Address AddressAccess::withProxySslContext(const Address& address,
 
 const std::shared_ptr<TlsContext>& AddressAccess::proxySslContext(const Address& address) {
   return address.settings_->proxySslContext;
+}
+
+Address AddressAccess::withConnectSettings(
+    const Address& address, std::shared_ptr<const AddressConnectSettings> connectSettings) {
+  auto settings = std::make_shared<Address::Settings>(*address.settings_);
+  settings->connectSettings = std::move(connectSettings);
+  return Address(address.url_, std::move(settings));
+}
+
+const std::shared_ptr<const AddressConnectSettings>& AddressAccess::connectSettings(
+    const Address& address) {
+  return address.settings_->connectSettings;
 }
 
 }  // namespace tern::internal

@@ -9,6 +9,7 @@
 namespace tern::internal {
 
 class TlsContext;
+struct AddressConnectSettings;
 
 // Makes the Address of each call cheaply: a client keeps one prototype address per scheme, and
 // each call's address shares its settings, only the origin differs.
@@ -22,6 +23,14 @@ struct AddressAccess {
                                      std::shared_ptr<TlsContext> proxySslContext);
   // The TLS context for an HTTPS proxy's certificate, or null (then the system's trust).
   static const std::shared_ptr<TlsContext>& proxySslContext(const Address& address);
+
+  // A copy of `address` that a pool's address policy connects to with `connectSettings` (the
+  // client's; see AddressConnectSettings).
+  static Address withConnectSettings(const Address& address,
+                                     std::shared_ptr<const AddressConnectSettings> connectSettings);
+  // The settings to connect to `address` with no call, or null if no Client made it.
+  static const std::shared_ptr<const AddressConnectSettings>& connectSettings(
+      const Address& address);
 };
 
 }  // namespace tern::internal

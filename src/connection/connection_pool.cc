@@ -26,6 +26,10 @@ int ConnectionPool::connectionCount() const { return delegate_->connectionCount(
 
 void ConnectionPool::evictAll() { delegate_->evictAll(); }
 
+void ConnectionPool::setPolicy(const Address& address, AddressPolicy policy) {
+  delegate_->setPolicy(address, policy);
+}
+
 void ConnectionPool::setMaxConnections(int maxConnections) {
   delegate_->setMaxConnections(maxConnections);
 }

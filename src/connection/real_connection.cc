@@ -396,6 +396,7 @@ void RealConnection::noCoalescedConnections() {
 void RealConnection::onSettings(int maxConcurrentStreams) {
   MutexLock lock(pool_.mutex());
   allocationLimit_ = maxConcurrentStreams;
+  pool_.allocationLimitChangedLocked(*this);  // An address policy may need another connection.
 }
 
 void RealConnection::onShutdown() {

@@ -2,11 +2,21 @@
 #include "connection/real_connection_pool.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <optional>
+#include <random>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
+#include "connection/address_access.h"
+#include "connection/address_connect_settings.h"
 #include "connection/connection_user.h"
+#include "connection/exchange_finder.h"
+#include "connection/pool_connection_user.h"
 #include "connection/real_connection.h"
+#include "connection/route_database.h"
 
 namespace tern::internal {
 
@@ -31,10 +41,17 @@ RealConnectionPool::RealConnectionPool(std::shared_ptr<TaskRunner> taskRunner,
 }
 
 RealConnectionPool::~RealConnectionPool() {
+  std::vector<std::unique_ptr<Policy>> policies;
+  std::vector<Warming> warming;
   {
     MutexLock lock(mutex_);
-    closing_ = true;  // No more scheduling on cleanupQueue_.
+    closing_ = true;  // No more scheduling on cleanupQueue_, no more warming.
+    policies.swap(policies_);
+    warming = warming_;
   }
+  for (const Warming& attempt : warming) attempt.user->cancel();
+  wakeConnectWaiters();
+  policies.clear();       // Waits for warming tasks still running (canceled: soon).
   cleanupQueue_.reset();  // Drops the task, or waits for it to finish: it uses `this`.
   std::vector<std::shared_ptr<RealConnection>> connections;
   {
@@ -68,6 +85,8 @@ std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
     const Address& address, ConnectionUser& call, const std::vector<Route>* routes,
     bool requireMultiplexed, const std::vector<std::shared_ptr<RealConnection>>& excluded) {
   MutexLock lock(mutex_);
+  // A policy's warming makes a connection of its own, however many are idle.
+  if (isWarmingUserLocked(call)) return nullptr;
   for (const auto& connection : connections_) {
     connection->assertPoolLockHeld(*this);
     if (requireMultiplexed && !connection->isMultiplexed()) continue;
@@ -114,6 +133,7 @@ void RealConnectionPool::setMaxConnections(int maxConnections) {
   MutexLock lock(mutex_);
   maxConnections_ = maxConnections;
   placeFreed_.notify_all();
+  policiesMayFallShortLocked();
 }
 
 void RealConnectionPool::setMaxConnectionsPerHost(int maxConnectionsPerHost) {
@@ -124,6 +144,7 @@ void RealConnectionPool::setMaxConnectionsPerHost(int maxConnectionsPerHost) {
   MutexLock lock(mutex_);
   maxConnectionsPerHost_ = maxConnectionsPerHost;
   placeFreed_.notify_all();
+  policiesMayFallShortLocked();
 }
 
 int RealConnectionPool::maxConnections() const {
@@ -147,15 +168,17 @@ bool RealConnectionPool::reserveNewConnection(const Address& address,
       return connection.route().address().url().host();
     };
     while (true) {
-      int forHost = reservedPerHost_.count(host) ? reservedPerHost_[host] : 0;
-      for (const auto& connection : connections_) forHost += hostOf(*connection) == host ? 1 : 0;
-      const int open = static_cast<int>(connections_.size()) + reserved_;
-      const bool hostFull = maxConnectionsPerHost_ > 0 && forHost >= maxConnectionsPerHost_;
-      const bool poolFull = maxConnections_ > 0 && open >= maxConnections_;
+      const auto [hostFull, poolFull] = roomLocked(host);
       if (!hostFull && !poolFull) {
         ++reservedPerHost_[host];
         ++reserved_;
         reservedNow = true;
+        break;
+      }
+      // A policy's warming neither waits for a place nor closes a connection to make one: it
+      // stops (its ExchangeFinder sees it canceled) and tries again once a place is given back.
+      if (PoolConnectionUser* warming = warmingOnThisThreadLocked()) {
+        warming->stopAtLimit();
         break;
       }
       if (isCanceled()) break;
@@ -187,6 +210,7 @@ bool RealConnectionPool::reserveNewConnection(const Address& address,
       idle->setNoNewExchangesLocked();
       std::erase(connections_, idle);
       if (connections_.empty()) cancelCleanupLocked();
+      policiesMayFallShortLocked();
       toClose = std::move(idle);
       // Look again: the room is there now, unless another limit is also full.
     }
@@ -201,6 +225,7 @@ void RealConnectionPool::releaseReservation(const Address& address) {
   if (it != reservedPerHost_.end() && --it->second == 0) reservedPerHost_.erase(it);
   --reserved_;
   placeFreed_.notify_all();
+  policiesMayFallShortLocked();
 }
 
 void RealConnectionPool::endConnect(const Address& address) {
@@ -248,11 +273,17 @@ std::shared_ptr<RealConnection> RealConnectionPool::release(
   // Idle now (a call waiting for a place may reuse it), or about to be closed (a place).
   placeFreed_.notify_all();
   connection->setIdleAtNanosLocked(taskRunner_->nanoTime());
-  if (connection->noNewExchangesLocked() || maxIdleConnections_ == 0 ||
-      connection->hasUnclaimedInput()) {
+  // Connections a policy needs are not idle for maxIdleConnections (computed only with policies).
+  const std::vector<const RealConnection*> kept = keptByPoliciesLocked();
+  auto isKept = [&](const RealConnection* c) {
+    return std::find(kept.begin(), kept.end(), c) != kept.end();
+  };
+  if (connection->noNewExchangesLocked() ||
+      (maxIdleConnections_ == 0 && !isKept(connection.get())) || connection->hasUnclaimedInput()) {
     connection->setNoNewExchangesLocked();
     std::erase(connections_, connection);
     if (connections_.empty()) cancelCleanupLocked();
+    policiesMayFallShortLocked();
     return connection;
   }
   // Due when this connection's keep-alive runs out (a waiting cleanup is never later, so this
@@ -260,7 +291,7 @@ std::shared_ptr<RealConnection> RealConnectionPool::release(
   int idle = 0;
   for (const auto& c : connections_) {
     c->assertPoolLockHeld(*this);
-    idle += c->callsLocked().empty() ? 1 : 0;
+    idle += c->callsLocked().empty() && !isKept(c.get()) ? 1 : 0;
   }
   scheduleCleanupLocked(idle > maxIdleConnections_ ? std::chrono::nanoseconds(0)
                                                    : keepAliveDuration_);
@@ -279,7 +310,10 @@ void RealConnectionPool::evictAll() {
     }
     for (const auto& connection : evicted) std::erase(connections_, connection);
     if (connections_.empty()) cancelCleanupLocked();
-    if (!evicted.empty()) placeFreed_.notify_all();
+    if (!evicted.empty()) {
+      placeFreed_.notify_all();
+      policiesMayFallShortLocked();
+    }
   }
   for (const auto& connection : evicted) connection->closeSocket();
 }
@@ -289,17 +323,20 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
   std::chrono::nanoseconds result;
   {
     MutexLock lock(mutex_);
+    // What the address policies need stays past maxIdleConnections, but not past keep-alive.
+    const std::vector<const RealConnection*> kept = keptByPoliciesLocked();
     int inUseConnectionCount = 0;
-    int idleConnectionCount = 0;
-    std::shared_ptr<RealConnection> longestIdleConnection;
+    int idleConnectionCount = 0;                            // Not counting the kept ones.
+    std::shared_ptr<RealConnection> longestIdleConnection;  // Kept or not.
     std::chrono::nanoseconds longestIdleDuration{-1};
+    std::shared_ptr<RealConnection> longestIdleUnkept;
+    std::chrono::nanoseconds longestIdleUnkeptDuration{-1};
     for (const auto& connection : connections_) {
       connection->assertPoolLockHeld(*this);
       if (!connection->callsLocked().empty()) {
         ++inUseConnectionCount;
         continue;
       }
-      ++idleConnectionCount;
       std::chrono::nanoseconds idleDuration = now - connection->idleAtNanosLocked();
       // Idle and taking no new exchanges (an HTTP/2 connection that shut down or failed): of no
       // use to anyone, it goes first.
@@ -308,19 +345,31 @@ std::chrono::nanoseconds RealConnectionPool::cleanup(std::chrono::nanoseconds no
         longestIdleDuration = idleDuration;
         longestIdleConnection = connection;
       }
+      if (std::find(kept.begin(), kept.end(), connection.get()) != kept.end()) continue;
+      ++idleConnectionCount;
+      if (idleDuration > longestIdleUnkeptDuration) {
+        longestIdleUnkeptDuration = idleDuration;
+        longestIdleUnkept = connection;
+      }
     }
 
-    if (longestIdleConnection &&
-        (longestIdleDuration >= keepAliveDuration_ || idleConnectionCount > maxIdleConnections_)) {
+    std::shared_ptr<RealConnection> evict;
+    if (longestIdleConnection && longestIdleDuration >= keepAliveDuration_) {
+      evict = std::move(longestIdleConnection);
+    } else if (longestIdleUnkept && idleConnectionCount > maxIdleConnections_) {
+      evict = std::move(longestIdleUnkept);
+    }
+    if (evict) {
       // Evict the connection that idled longest, then look again at once.
-      longestIdleConnection->assertPoolLockHeld(*this);
-      longestIdleConnection->setNoNewExchangesLocked();
-      std::erase(connections_, longestIdleConnection);
-      toClose = std::move(longestIdleConnection);
+      evict->assertPoolLockHeld(*this);
+      evict->setNoNewExchangesLocked();
+      std::erase(connections_, evict);
+      toClose = std::move(evict);
       if (connections_.empty()) cancelCleanupLocked();
       placeFreed_.notify_all();
+      policiesMayFallShortLocked();
       result = std::chrono::nanoseconds(0);
-    } else if (idleConnectionCount > 0) {
+    } else if (longestIdleConnection) {
       result = keepAliveDuration_ - longestIdleDuration;  // When the eldest expires.
     } else if (inUseConnectionCount > 0) {
       result = keepAliveDuration_;  // In use now; at least this long until one expires.
@@ -337,6 +386,15 @@ void RealConnectionPool::connectionShutDownLocked(RealConnection& connection) {
   if (connection.callsLocked().empty()) {
     scheduleCleanupLocked(std::chrono::nanoseconds(0));
   }
+  policiesMayFallShortLocked();
+}
+
+void RealConnectionPool::allocationLimitChangedLocked(RealConnection& connection) {
+  // The first SETTINGS come while the connection is being connected, before it is pooled.
+  const bool pooled = std::find_if(connections_.begin(), connections_.end(), [&](const auto& c) {
+                        return c.get() == &connection;
+                      }) != connections_.end();
+  if (pooled) policiesMayFallShortLocked();
 }
 
 void RealConnectionPool::scheduleCleanupLocked(std::chrono::nanoseconds delay) {
@@ -346,6 +404,189 @@ void RealConnectionPool::scheduleCleanupLocked(std::chrono::nanoseconds delay) {
 void RealConnectionPool::cancelCleanupLocked() {
   // While the destructor waits for a running cleanup to finish, cleanupQueue_ is already null.
   if (!closing_) cleanupQueue_->cancelAll();
+}
+
+RealConnectionPool::Room RealConnectionPool::roomLocked(const std::string& host) {
+  int forHost = reservedPerHost_.count(host) ? reservedPerHost_[host] : 0;
+  for (const auto& connection : connections_) {
+    forHost += connection->route().address().url().host() == host ? 1 : 0;
+  }
+  const int open = static_cast<int>(connections_.size()) + reserved_;
+  return Room{maxConnectionsPerHost_ > 0 && forHost >= maxConnectionsPerHost_,
+              maxConnections_ > 0 && open >= maxConnections_};
+}
+
+// Address policies.
+
+void RealConnectionPool::setPolicy(const Address& address, AddressPolicy policy) {
+  if (policy.minimumConcurrentCalls < 0 || policy.backoffDelay.count() < 0 ||
+      policy.backoffJitter.count() < 0) {
+    throw std::invalid_argument(
+        "ConnectionPool.setPolicy: negative value for " + address.toString() +
+        ": minimumConcurrentCalls=" + std::to_string(policy.minimumConcurrentCalls) +
+        ", backoffDelay=" + std::to_string(policy.backoffDelay.count()) +
+        " ms, backoffJitter=" + std::to_string(policy.backoffJitter.count()) + " ms");
+  }
+  if (policy.minimumConcurrentCalls > 0 && !AddressAccess::connectSettings(address)) {
+    throw std::invalid_argument("ConnectionPool.setPolicy: " + address.toString() +
+                                " was not made by a Client, so the pool cannot tell how to "
+                                "connect to it: use Client::address(url)");
+  }
+  std::unique_ptr<Policy> removed;
+  std::vector<std::shared_ptr<PoolConnectionUser>> toCancel;
+  {
+    MutexLock lock(mutex_);
+    if (closing_) return;
+    auto it = std::find_if(policies_.begin(), policies_.end(),
+                           [&](const auto& p) { return p->address == address; });
+    if (policy.minimumConcurrentCalls == 0) {
+      if (it == policies_.end()) return;
+      removed = std::move(*it);
+      policies_.erase(it);
+      removed->removed = true;
+      for (const Warming& attempt : warming_) {
+        if (attempt.policy == removed.get()) toCancel.push_back(attempt.user);
+      }
+    } else if (it != policies_.end()) {
+      (*it)->address = address;
+      (*it)->policy = policy;
+      (*it)->queue->schedule((*it)->task, std::chrono::nanoseconds(0));
+    } else {
+      auto added = std::make_unique<Policy>(Policy{address, policy, false, nullptr, nullptr});
+      Policy* raw = added.get();
+      added->queue = taskRunner_->newQueue("tern ConnectionPool warming " + address.toString());
+      added->task = Task::of("tern ConnectionPool warming " + address.toString(), true,
+                             [this, raw] { return ensureMinimumConnections(*raw); });
+      added->queue->schedule(added->task, std::chrono::nanoseconds(0));
+      policies_.push_back(std::move(added));
+    }
+  }
+  // Outside the lock: a warming attempt of the removed policy stops soon, and destroying its
+  // queue waits for it.
+  for (const auto& user : toCancel) user->cancel();
+  if (!toCancel.empty()) wakeConnectWaiters();
+  removed.reset();
+}
+
+std::chrono::nanoseconds RealConnectionPool::ensureMinimumConnections(Policy& policy) {
+  std::optional<Address> address;
+  std::shared_ptr<PoolConnectionUser> user;
+  {
+    MutexLock lock(mutex_);
+    if (closing_ || policy.removed) return Task::kNoRepeat;
+    if (capacityLocked(policy.address) >= policy.policy.minimumConcurrentCalls) {
+      return Task::kNoRepeat;  // Satisfied; a drop or a lowered limit schedules us again.
+    }
+    const auto [hostFull, poolFull] = roomLocked(policy.address.url().host());
+    if (hostFull || poolFull) return Task::kNoRepeat;  // A place given back schedules us again.
+    address = policy.address;
+    user = std::make_shared<PoolConnectionUser>(*this, *address);
+    warming_.push_back(Warming{std::this_thread::get_id(), user, &policy});
+  }
+
+  // Connected as a call of the address's client would be: a pooled connection is never lent to
+  // this user (callAcquirePooledConnection()), so the finder makes a new one and puts it in the
+  // pool. The codec it makes for the exchange that never comes is dropped unused.
+  const AddressConnectSettings& connect = *AddressAccess::connectSettings(*address);
+  try {
+    ExchangeFinder finder(*this, *address, connect.settings, *connect.routeDatabase, *user);
+    finder.find(connect.connectTimeout, connect.readTimeout, connect.writeTimeout, false);
+  } catch (const std::exception&) {
+    // Why it failed (DNS, refused, TLS, a limit, a cancel) is of no use to anyone: there is no
+    // call to fail, and the pool tries again after the backoff (or when a place is given back).
+  }
+  std::shared_ptr<RealConnection> connection = user->connection();
+  user->releaseConnectionNoEvents();  // Idle in the pool now (or closed, if it was refused).
+
+  MutexLock lock(mutex_);
+  std::erase_if(warming_, [&](const Warming& attempt) { return attempt.user == user; });
+  if (closing_ || policy.removed || user->stoppedAtLimit()) return Task::kNoRepeat;
+  bool pooled = connection && std::find(connections_.begin(), connections_.end(), connection) !=
+                                  connections_.end();
+  if (pooled) {
+    connection->assertPoolLockHeld(*this);
+    pooled = !connection->noNewExchangesLocked();
+  }
+  // Look again at once: more may be needed. A connection that failed, or that the pool refused
+  // (the server shut it down at once), waits for the backoff, so a bad server is not hammered.
+  return pooled ? std::chrono::nanoseconds(0) : backoffLocked(policy.policy);
+}
+
+int RealConnectionPool::capacityLocked(const Address& address) {
+  int capacity = 0;
+  for (const auto& connection : connections_) {
+    connection->assertPoolLockHeld(*this);
+    if (connection->noNewExchangesLocked() || !(connection->route().address() == address)) continue;
+    // An HTTP/2 limit may be near INT32_MAX: add without overflowing.
+    capacity += std::min(connection->allocationLimitLocked(), INT32_MAX - capacity);
+  }
+  return capacity;
+}
+
+std::vector<const RealConnection*> RealConnectionPool::keptByPoliciesLocked() {
+  std::vector<const RealConnection*> kept;
+  for (const auto& policy : policies_) {
+    int missing = policy->policy.minimumConcurrentCalls;
+    std::vector<RealConnection*> idle;
+    for (const auto& connection : connections_) {
+      connection->assertPoolLockHeld(*this);
+      if (connection->noNewExchangesLocked() ||
+          !(connection->route().address() == policy->address)) {
+        continue;
+      }
+      if (connection->callsLocked().empty()) {
+        idle.push_back(connection.get());
+      } else {
+        missing -= connection->allocationLimitLocked();
+      }
+    }
+    // The freshest are kept; an older one beyond the need idles out as any other.
+    std::sort(idle.begin(), idle.end(),
+              [this](RealConnection* a, RealConnection* b) TERN_REQUIRES(mutex_) {
+                a->assertPoolLockHeld(*this);
+                b->assertPoolLockHeld(*this);
+                return a->idleAtNanosLocked() > b->idleAtNanosLocked();
+              });
+    for (RealConnection* connection : idle) {
+      if (missing <= 0) break;
+      connection->assertPoolLockHeld(*this);
+      kept.push_back(connection);
+      missing -= connection->allocationLimitLocked();
+    }
+  }
+  return kept;
+}
+
+void RealConnectionPool::policiesMayFallShortLocked() {
+  if (closing_) return;
+  for (const auto& policy : policies_) {
+    if (capacityLocked(policy->address) >= policy->policy.minimumConcurrentCalls) continue;
+    // Keeps an earlier time if the task already waits for one (or runs now and repeats).
+    policy->queue->schedule(policy->task, backoffLocked(policy->policy));
+  }
+}
+
+std::chrono::nanoseconds RealConnectionPool::backoffLocked(const AddressPolicy& policy) {
+  const int64_t jitter = policy.backoffJitter.count();
+  const int64_t millis =
+      policy.backoffDelay.count() +
+      (jitter > 0 ? std::uniform_int_distribution<int64_t>(-jitter, jitter)(random_) : 0);
+  return std::chrono::milliseconds(std::max<int64_t>(millis, 0));
+}
+
+PoolConnectionUser* RealConnectionPool::warmingOnThisThreadLocked() {
+  const std::thread::id self = std::this_thread::get_id();
+  for (const Warming& attempt : warming_) {
+    if (attempt.thread == self) return attempt.user.get();
+  }
+  return nullptr;
+}
+
+bool RealConnectionPool::isWarmingUserLocked(const ConnectionUser& user) {
+  for (const Warming& attempt : warming_) {
+    if (attempt.user.get() == &user) return true;
+  }
+  return false;
 }
 
 }  // namespace tern::internal

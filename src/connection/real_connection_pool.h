@@ -6,24 +6,32 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "concurrent/mutex.h"
 #include "concurrent/task_queue.h"
 #include "concurrent/task_runner.h"
 #include "tern/address.h"
+#include "tern/connection_pool.h"
 #include "tern/route.h"
 
 namespace tern::internal {
 
 class ConnectionUser;
+class PoolConnectionUser;
 class RealConnection;
 
 // The connection pool behind tern::ConnectionPool, as OkHttp's RealConnectionPool: holds every
 // connection a client made (in use or idle), lends idle ones to calls for the same address, and
 // closes idle ones that exceed maxIdleConnections or have idled keepAliveDuration, from a
 // cleanup task on a TaskRunner queue ("tern ConnectionPool").
+//
+// Address policies (setPolicy()) keep connections warm: each has a TaskRunner queue of its own
+// whose task opens connections with an ExchangeFinder and a PoolConnectionUser until the
+// address's connections can carry the policy's calls.
 //
 // Thread-safe. One mutex guards the list and each connection's bookkeeping (see
 // RealConnection); it is never held while a socket is read, written, connected or closed.
@@ -104,6 +112,15 @@ class RealConnectionPool {
   // Closes every idle connection and removes it.
   void evictAll();
 
+  // ConnectionPool::setPolicy(): adds, replaces or (minimumConcurrentCalls == 0) removes the
+  // policy for `address`, whose AddressConnectSettings say how to connect. A new or changed
+  // policy warms at once. Throws std::invalid_argument as ConnectionPool::setPolicy() says.
+  void setPolicy(const Address& address, AddressPolicy policy);
+
+  // `connection`'s allocation limit changed (an HTTP/2 peer's MAX_CONCURRENT_STREAMS): a policy
+  // that falls short warms again after its backoff. Pool lock held.
+  void allocationLimitChangedLocked(RealConnection& connection) TERN_REQUIRES(mutex_);
+
   // Closes the connection that idled longest if it exceeds the limits, and returns how long
   // until the next one might: the cleanup task's body, public for tests. `now` is the TaskRunner
   // clock. Returns Task::kNoRepeat when the pool is empty.
@@ -133,6 +150,41 @@ class RealConnectionPool {
   // Cancels the cleanup task (the pool is empty). Lock held. Neither does anything once closing_.
   void cancelCleanupLocked() TERN_REQUIRES(mutex_);
 
+  // Whether the limits leave room for another connection to `host`, counting reservations.
+  struct Room {
+    bool hostFull;
+    bool poolFull;
+  };
+  Room roomLocked(const std::string& host) TERN_REQUIRES(mutex_);
+
+  // An address policy and the queue its warming task runs on.
+  // address, policy and removed are guarded by the pool's mutex_ (not annotated: the analysis
+  // cannot name the pool from here); the queue and task are set once.
+  struct Policy {
+    Address address;  // The latest setPolicy()'s: its connect settings are the ones used.
+    AddressPolicy policy;
+    bool removed = false;
+    std::unique_ptr<TaskQueue> queue;  // Destroyed, after removal, outside the pool lock.
+    std::shared_ptr<Task> task;
+  };
+  // The warming task's body: opens one connection if `policy`'s address falls short, and
+  // returns when to look again (at once after a connection, the backoff after a failure, never
+  // when satisfied or at a limit).
+  std::chrono::nanoseconds ensureMinimumConnections(Policy& policy);
+  // How many calls at once the connections to `address` that take new exchanges can carry.
+  int capacityLocked(const Address& address) TERN_REQUIRES(mutex_);
+  // The idle connections the policies need: for each policy, its address's idle connections,
+  // most recently used first, until with those in use they carry its minimumConcurrentCalls.
+  // These never count against maxIdleConnections.
+  std::vector<const RealConnection*> keptByPoliciesLocked() TERN_REQUIRES(mutex_);
+  // A connection left the pool, shut down or lost capacity, or a place was given back: every
+  // policy that now falls short warms again after its backoff.
+  void policiesMayFallShortLocked() TERN_REQUIRES(mutex_);
+  std::chrono::nanoseconds backoffLocked(const AddressPolicy& policy) TERN_REQUIRES(mutex_);
+  // The warming user running on this thread, if any (see reserveNewConnection()).
+  PoolConnectionUser* warmingOnThisThreadLocked() TERN_REQUIRES(mutex_);
+  bool isWarmingUserLocked(const ConnectionUser& user) TERN_REQUIRES(mutex_);
+
   const std::shared_ptr<TaskRunner> taskRunner_;
   const int maxIdleConnections_;
   const std::chrono::nanoseconds keepAliveDuration_;
@@ -154,6 +206,15 @@ class RealConnectionPool {
   std::map<std::string, int> reservedPerHost_ TERN_GUARDED_BY(mutex_);
   int reserved_ TERN_GUARDED_BY(mutex_) = 0;
   std::condition_variable placeFreed_;  // Waited on with mutex_.
+  // Address policies, and the warming attempts running now (each on its policy's queue).
+  std::vector<std::unique_ptr<Policy>> policies_ TERN_GUARDED_BY(mutex_);
+  struct Warming {
+    std::thread::id thread;
+    std::shared_ptr<PoolConnectionUser> user;
+    const Policy* policy;
+  };
+  std::vector<Warming> warming_ TERN_GUARDED_BY(mutex_);
+  std::minstd_rand random_ TERN_GUARDED_BY(mutex_){std::random_device{}()};  // For jitter.
 };
 
 }  // namespace tern::internal
