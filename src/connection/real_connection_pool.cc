@@ -86,7 +86,7 @@ std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
     bool requireMultiplexed, const std::vector<std::shared_ptr<RealConnection>>& excluded) {
   MutexLock lock(mutex_);
   // A policy's warming makes a connection of its own, however many are idle.
-  if (isWarmingUserLocked(call)) return nullptr;
+  if (warmingUserLocked(call) != nullptr) return nullptr;
   for (const auto& connection : connections_) {
     connection->assertPoolLockHeld(*this);
     if (requireMultiplexed && !connection->isMultiplexed()) continue;
@@ -157,8 +157,7 @@ int RealConnectionPool::maxConnectionsPerHost() const {
   return maxConnectionsPerHost_;
 }
 
-bool RealConnectionPool::reserveNewConnection(const Address& address,
-                                              const std::function<bool()>& isCanceled) {
+bool RealConnectionPool::reserveNewConnection(const Address& address, ConnectionUser& user) {
   const std::string& host = address.url().host();
   std::shared_ptr<RealConnection> toClose;
   bool reservedNow = false;
@@ -177,11 +176,11 @@ bool RealConnectionPool::reserveNewConnection(const Address& address,
       }
       // A policy's warming neither waits for a place nor closes a connection to make one: it
       // stops (its ExchangeFinder sees it canceled) and tries again once a place is given back.
-      if (PoolConnectionUser* warming = warmingOnThisThreadLocked()) {
+      if (PoolConnectionUser* warming = warmingUserLocked(user)) {
         warming->stopAtLimit();
         break;
       }
-      if (isCanceled()) break;
+      if (user.isCanceled()) break;
       // A connection this call may reuse came free since it looked: it takes that instead.
       bool reusable = false;
       for (const auto& connection : connections_) {
@@ -481,7 +480,7 @@ std::chrono::nanoseconds RealConnectionPool::ensureMinimumConnections(Policy& po
     if (hostFull || poolFull) return Task::kNoRepeat;  // A place given back schedules us again.
     address = policy.address;
     user = std::make_shared<PoolConnectionUser>(*this, *address);
-    warming_.push_back(Warming{std::this_thread::get_id(), user, &policy});
+    warming_.push_back(Warming{user, &policy});
   }
 
   // Connected as a call of the address's client would be: a pooled connection is never lent to
@@ -574,19 +573,11 @@ std::chrono::nanoseconds RealConnectionPool::backoffLocked(const AddressPolicy& 
   return std::chrono::milliseconds(std::max<int64_t>(millis, 0));
 }
 
-PoolConnectionUser* RealConnectionPool::warmingOnThisThreadLocked() {
-  const std::thread::id self = std::this_thread::get_id();
+PoolConnectionUser* RealConnectionPool::warmingUserLocked(const ConnectionUser& user) {
   for (const Warming& attempt : warming_) {
-    if (attempt.thread == self) return attempt.user.get();
+    if (attempt.user.get() == &user) return attempt.user.get();
   }
   return nullptr;
-}
-
-bool RealConnectionPool::isWarmingUserLocked(const ConnectionUser& user) {
-  for (const Warming& attempt : warming_) {
-    if (attempt.user.get() == &user) return true;
-  }
-  return false;
 }
 
 }  // namespace tern::internal

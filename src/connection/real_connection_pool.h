@@ -8,7 +8,6 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "concurrent/mutex.h"
@@ -89,9 +88,10 @@ class RealConnectionPool {
   // if that makes room (one of this host for the per-host limit, any for the total); if none, waits
   // until a connection is released or closed, a place is given back, a limit changes or
   // wakeConnectWaiters() (a cancel), and returns false: the caller looks in the pool again (a
-  // released connection may be its to reuse), then asks again. `isCanceled` is called with the
-  // pool lock held: it must not take it; once it says true, this returns false at once.
-  bool reserveNewConnection(const Address& address, const std::function<bool()>& isCanceled);
+  // released connection may be its to reuse), then asks again. `user.isCanceled()` is called
+  // with the pool lock held; once it says true, this returns false at once. A policy's warming
+  // user neither waits nor closes a connection: it is stopped, and false returned.
+  bool reserveNewConnection(const Address& address, ConnectionUser& user);
   void releaseReservation(const Address& address);
 
   // Adds a freshly connected `connection`, held by `call`; with `reserved`, it takes the place
@@ -181,9 +181,8 @@ class RealConnectionPool {
   // policy that now falls short warms again after its backoff.
   void policiesMayFallShortLocked() TERN_REQUIRES(mutex_);
   std::chrono::nanoseconds backoffLocked(const AddressPolicy& policy) TERN_REQUIRES(mutex_);
-  // The warming user running on this thread, if any (see reserveNewConnection()).
-  PoolConnectionUser* warmingOnThisThreadLocked() TERN_REQUIRES(mutex_);
-  bool isWarmingUserLocked(const ConnectionUser& user) TERN_REQUIRES(mutex_);
+  // `user` if it is a policy's warming user, else null (see reserveNewConnection()).
+  PoolConnectionUser* warmingUserLocked(const ConnectionUser& user) TERN_REQUIRES(mutex_);
 
   const std::shared_ptr<TaskRunner> taskRunner_;
   const int maxIdleConnections_;
@@ -209,7 +208,6 @@ class RealConnectionPool {
   // Address policies, and the warming attempts running now (each on its policy's queue).
   std::vector<std::unique_ptr<Policy>> policies_ TERN_GUARDED_BY(mutex_);
   struct Warming {
-    std::thread::id thread;
     std::shared_ptr<PoolConnectionUser> user;
     const Policy* policy;
   };

@@ -301,7 +301,7 @@ std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::plan() {
   // The pool's limits: a place for the new connection, waiting while the pool or the host is
   // full; a connection released meanwhile is reused instead.
   const std::vector<Route>* routes = attempt->routes ? &*attempt->routes : nullptr;
-  while (!pool_.reserveNewConnection(address_, [this] { return user_.isCanceled(); })) {
+  while (!pool_.reserveNewConnection(address_, user_)) {
     if (user_.isCanceled()) throw InterruptedIOException("Canceled");
     if (auto pooled = acquirePooled(excluded, routes)) {
       MutexLock lock(excludedMutex_);
