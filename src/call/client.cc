@@ -41,16 +41,19 @@ struct Client::State {
     std::call_once(prototypesMade, [&] {
       const std::shared_ptr<internal::TlsContext>& proxyTls =
           settings.proxySslContext_ ? settings.proxySslContext_ : settings.sslContext_;
-      httpPrototype.emplace(internal::AddressAccess::withProxySslContext(
-          Address("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
-                  settings.proxyAuthenticator_, settings.protocols_, settings.connectionSpecs_,
-                  settings.proxy_, settings.proxySelector_),
-          proxyTls));
-      httpsPrototype.emplace(internal::AddressAccess::withProxySslContext(
+      const auto made = [&](const Address& address) {
+        return internal::AddressAccess::withConnectTargets(
+            internal::AddressAccess::withProxySslContext(address, proxyTls), settings.unixSocket_,
+            settings.connectTo_);
+      };
+      httpPrototype.emplace(
+          made(Address("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
+                       settings.proxyAuthenticator_, settings.protocols_, settings.connectionSpecs_,
+                       settings.proxy_, settings.proxySelector_)));
+      httpsPrototype.emplace(made(
           Address("localhost", 443, settings.dns_, settings.sslContext_, settings.hostnameVerifier_,
                   settings.certificatePinner_, settings.proxyAuthenticator_, settings.protocols_,
-                  settings.connectionSpecs_, settings.proxy_, settings.proxySelector_),
-          proxyTls));
+                  settings.connectionSpecs_, settings.proxy_, settings.proxySelector_)));
     });
     return https ? *httpsPrototype : *httpPrototype;
   }
@@ -159,6 +162,12 @@ const std::shared_ptr<Authenticator>& Client::proxyAuthenticator() const noexcep
 const std::optional<Proxy>& Client::proxy() const noexcept { return state_->settings.proxy_; }
 const std::shared_ptr<ProxySelector>& Client::proxySelector() const noexcept {
   return state_->settings.proxySelector_;
+}
+const std::optional<InetSocketAddress>& Client::unixSocket() const noexcept {
+  return state_->settings.unixSocket_;
+}
+const std::vector<ConnectTo>& Client::connectTo() const noexcept {
+  return state_->settings.connectTo_;
 }
 const std::shared_ptr<CookieJar>& Client::cookieJar() const noexcept {
   return state_->settings.cookieJar_;
@@ -305,6 +314,36 @@ Client::Builder& Client::Builder::proxy(Proxy proxy) {
 
 Client::Builder& Client::Builder::proxySelector(std::shared_ptr<ProxySelector> proxySelector) {
   proxySelector_ = checkNotNull(std::move(proxySelector), "proxySelector");
+  return *this;
+}
+
+Client::Builder& Client::Builder::unixSocket(std::string path) {
+  if (path.empty()) {
+    unixSocket_.reset();
+  } else {
+    unixSocket_ = InetSocketAddress::unixDomain(std::move(path));
+  }
+  return *this;
+}
+
+Client::Builder& Client::Builder::abstractUnixSocket(std::string name) {
+  if (name.empty()) {
+    unixSocket_.reset();
+  } else {
+    unixSocket_ = InetSocketAddress::unixDomain(std::move(name), true);
+  }
+  return *this;
+}
+
+Client::Builder& Client::Builder::connectTo(std::vector<ConnectTo> rules) {
+  for (const ConnectTo& rule : rules) {
+    if (rule.port < 0 || rule.port > 65535 || rule.toPort < 0 || rule.toPort > 65535) {
+      throw std::invalid_argument("connectTo: port out of range in " + rule.host + ":" +
+                                  std::to_string(rule.port) + ":" + rule.toHost + ":" +
+                                  std::to_string(rule.toPort));
+    }
+  }
+  connectTo_ = std::move(rules);
   return *this;
 }
 

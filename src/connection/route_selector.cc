@@ -56,8 +56,14 @@ void RouteSelector::selectProxies() {
   }
 }
 
-std::vector<InetAddress> RouteSelector::resolve(const Proxy& proxy) {
-  const std::string& host = proxy.isDirect() ? address_.url().host() : proxy.host();
+std::pair<std::string, int> RouteSelector::connectTarget(const Proxy& proxy) const {
+  // A direct route goes where the address's connect-to rules say (by default the URL's host and
+  // port); a proxied one to the proxy.
+  return proxy.isDirect() ? address_.connectTarget()
+                          : std::pair<std::string, int>(proxy.host(), proxy.port());
+}
+
+std::vector<InetAddress> RouteSelector::resolve(const Proxy& proxy, const std::string& host) {
   if (std::optional<InetAddress> literal = InetAddress::parse(host)) {
     return {*literal};  // An IP literal needs no lookup.
   }
@@ -84,19 +90,24 @@ std::vector<InetAddress> RouteSelector::resolve(const Proxy& proxy) {
 
 RouteSelector::Selection RouteSelector::next() {
   if (!hasNext()) throw std::logic_error("RouteSelector: no more routes");
+  if (const std::optional<InetSocketAddress>& unixSocket = address_.unixSocket()) {
+    // One route, to the socket: no proxy, no DNS (curl's --unix-socket).
+    proxiesSelected_ = true;
+    return Selection({Route(address_, Proxy::direct(), *unixSocket)});
+  }
   if (!proxiesSelected_) selectProxies();
   std::exception_ptr firstFailure;
   while (nextProxy_ < proxies_.size()) {
     const Proxy proxy = proxies_[nextProxy_++];
+    const auto [host, port] = connectTarget(proxy);
     std::vector<InetAddress> addresses;
     try {
-      addresses = resolve(proxy);
+      addresses = resolve(proxy, host);
     } catch (const UnknownHostException&) {
       if (!firstFailure) firstFailure = std::current_exception();
       continue;  // Another proxy may do.
     }
     if (interleaveFamilies_) addresses = interleaveFamilies(addresses);
-    const int port = proxy.isDirect() ? address_.url().port() : proxy.port();
     std::vector<Route> routes;
     for (const InetAddress& inetAddress : addresses) {
       Route route(address_, proxy, InetSocketAddress(inetAddress, port));

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "connection/route_database.h"
@@ -14,11 +16,13 @@ class ConnectionUser;
 
 // Plans the routes to an address, as OkHttp's RouteSelector: first the proxies (the address's
 // own proxy, or what its ProxySelector chooses; none means direct), then for each proxy in turn
-// the host to connect to (the origin's for DIRECT, else the proxy's) resolved through the
+// the host to connect to (the origin's for DIRECT, as the address's connect-to rules may change
+// it with its port, else the proxy's) resolved through the
 // address's Dns (IP literals skip it), one route per IP address, in the order Dns returned them
 // (or, for fast fallback, alternating IPv6 and IPv4 from the family Dns put first: RFC 8305 §4),
 // except that routes which failed recently (RouteDatabase) come last, after every proxy's. Each
-// next() gives one proxy's routes. Reports proxySelectStart/End and dnsStart/End to its user.
+// next() gives one proxy's routes. An address with a Unix socket has one route, to it, with no
+// proxy selection and no DNS. Reports proxySelectStart/End and dnsStart/End to its user.
 // Not thread-safe: one call uses it.
 // `addresses` alternating between the two families, starting with the family of the first, each
 // family in its own order (RFC 8305 §4): [v6a, v6b, v4a] becomes [v6a, v4a, v6b].
@@ -58,7 +62,10 @@ class RouteSelector {
 
  private:
   void selectProxies();
-  std::vector<InetAddress> resolve(const Proxy& proxy);
+  // The host and port a route through `proxy` connects to.
+  std::pair<std::string, int> connectTarget(const Proxy& proxy) const;
+  // The addresses of `host`, the one connectTarget() gave for `proxy`.
+  std::vector<InetAddress> resolve(const Proxy& proxy, const std::string& host);
 
   Address address_;
   RouteDatabase& routeDatabase_;
