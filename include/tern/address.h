@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tern/certificate_pinner.h"
@@ -13,6 +14,7 @@
 #include "tern/export.h"
 #include "tern/hostname_verifier.h"
 #include "tern/http_url.h"
+#include "tern/inet_address.h"
 #include "tern/protocol.h"
 #include "tern/proxy.h"
 #include "tern/proxy_selector.h"
@@ -26,6 +28,25 @@ struct AddressConnectSettings;
 namespace tern {
 
 class Authenticator;
+
+// A rule that sends connections for one host and port somewhere else, as curl's --connect-to
+// HOST1:PORT1:HOST2:PORT2: a connection to `host`:`port` goes to `toHost`:`toPort` instead,
+// while the request (its Host header) and TLS (SNI, the certificate's check) stay the URL's.
+// An empty `host` or a `port` of 0 matches any; an empty `toHost` or a `toPort` of 0 keeps the
+// URL's. Hosts compare ignoring case; an IPv6 address is written without brackets.
+struct TERN_API ConnectTo {
+  std::string host;
+  int port = 0;
+  std::string toHost;
+  int toPort = 0;
+
+  // The first rule of `rules` that matches `host` and `port` and changes either (a rule that
+  // keeps both does not end the search, as in curl), or null.
+  static const ConnectTo* match(const std::vector<ConnectTo>& rules, std::string_view host,
+                                int port) noexcept;
+
+  bool operator==(const ConnectTo& other) const = default;
+};
 
 // A specification for a connection to an origin server, as OkHttp's Address: the host and port
 // from the URL plus everything about the client that shapes the connection (DNS, protocols,
@@ -70,6 +91,17 @@ class TERN_API Address {
   const std::vector<ConnectionSpec>& connectionSpecs() const noexcept {
     return settings_->connectionSpecs;
   }
+  // The Unix domain socket every connection goes to (Client::Builder::unixSocket()), or
+  // nullopt for TCP.
+  const std::optional<InetSocketAddress>& unixSocket() const noexcept {
+    return settings_->unixSocket;
+  }
+  // The rules that choose where a direct connection goes (Client::Builder::connectTo()).
+  const std::vector<ConnectTo>& connectTo() const noexcept { return settings_->connectTo; }
+
+  // The host and port a direct connection to this address goes to: the URL's, changed by the
+  // first rule of connectTo() that matches them and changes either (curl's order).
+  std::pair<std::string, int> connectTarget() const;
 
   // The TLS context (null for http), hostname verifier and pinner (null / nullopt for http).
   const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept {
@@ -83,7 +115,8 @@ class TERN_API Address {
   }
 
   // True if everything but the host is equal (the same DNS, proxy, proxy selector, authenticator,
-  // protocols, connection specs, TLS context, verifier and pins, scheme and port): what
+  // protocols, connection specs, TLS context, verifier and pins, Unix socket and connect-to
+  // rules, scheme and port): what
   // connection coalescing compares.
   bool equalsNonHost(const Address& other) const noexcept;
 
@@ -112,6 +145,8 @@ class TERN_API Address {
     // How a pool connects here with no call (an address policy); set on the addresses a Client
     // makes, else null. Not compared: it says how to connect, not where.
     std::shared_ptr<const internal::AddressConnectSettings> connectSettings;
+    std::optional<InetSocketAddress> unixSocket;  // Where every connection goes, if set.
+    std::vector<ConnectTo> connectTo;
   };
   Address(HttpUrl url, std::shared_ptr<const Settings> settings) noexcept
       : url_(std::move(url)), settings_(std::move(settings)) {}

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tern/address.h"
@@ -19,6 +20,7 @@
 #include "tern/event_listener.h"
 #include "tern/export.h"
 #include "tern/hostname_verifier.h"
+#include "tern/inet_address.h"
 #include "tern/interceptor.h"
 #include "tern/protocol.h"
 #include "tern/proxy.h"
@@ -95,6 +97,8 @@ class TERN_API Client {
   const std::shared_ptr<Authenticator>& proxyAuthenticator() const noexcept;
   const std::optional<Proxy>& proxy() const noexcept;
   const std::shared_ptr<ProxySelector>& proxySelector() const noexcept;
+  const std::optional<InetSocketAddress>& unixSocket() const noexcept;
+  const std::vector<ConnectTo>& connectTo() const noexcept;
   const std::shared_ptr<CookieJar>& cookieJar() const noexcept;
   const std::vector<Protocol>& protocols() const noexcept;
   const std::vector<ConnectionSpec>& connectionSpecs() const noexcept;
@@ -198,6 +202,23 @@ class TERN_API Client::Builder {
   // ProxySelector::fromEnvironment(), read when the Builder is made: http_proxy, https_proxy,
   // all_proxy and no_proxy, as curl reads them.
   Builder& proxySelector(std::shared_ptr<ProxySelector> proxySelector);
+  // Every connection goes to the Unix domain socket at `path` (curl's --unix-socket), with no
+  // proxy and no DNS; the URL still gives the request's Host, its scheme (https runs TLS over
+  // the socket, checking the certificate for the URL's host) and what connections are pooled
+  // for. Connect events carry InetSocketAddress::unixDomain(path). A connection that cannot be
+  // made is a ConnectException ("Failed to connect to /run/app.sock: No such file or
+  // directory"). "" (the default): TCP. Clients with different sockets never share a
+  // connection. Throws std::invalid_argument if the path does not fit a sockaddr_un.
+  Builder& unixSocket(std::string path);
+  // The same for a Linux abstract socket name (curl's --abstract-unix-socket).
+  Builder& abstractUnixSocket(std::string name);
+  // Where direct connections go (curl's --connect-to, a rule list in its order; see ConnectTo):
+  // a connection for the URL's host and port goes to the first matching rule's host and port,
+  // looked up through dns(); the request's Host header, TLS's SNI and the certificate's check
+  // stay the URL's, and the pool keeps such connections apart from other clients'. Not applied
+  // through a proxy (the proxy reaches the URL's host) nor with unixSocket(). Replaces the rules
+  // set before; none by default. Throws std::invalid_argument for a port outside 0..65535.
+  Builder& connectTo(std::vector<ConnectTo> rules);
   // Stores cookies between calls (CookieJar::noCookies() by default).
   Builder& cookieJar(std::shared_ptr<CookieJar> cookieJar);
 
@@ -265,6 +286,8 @@ class TERN_API Client::Builder {
   std::shared_ptr<Authenticator> proxyAuthenticator_;
   std::optional<Proxy> proxy_;
   std::shared_ptr<ProxySelector> proxySelector_;
+  std::optional<InetSocketAddress> unixSocket_;
+  std::vector<ConnectTo> connectTo_;
   std::shared_ptr<CookieJar> cookieJar_;
   std::vector<Protocol> protocols_;
   std::vector<ConnectionSpec> connectionSpecs_;

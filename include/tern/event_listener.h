@@ -94,7 +94,9 @@ class TERN_API EventListener {
 
   // Before connecting a socket to `inetSocketAddress`. Followed by connectEnd with the protocol
   // the connection speaks, or by connectFailed with the failure (which is not final if another
-  // address or a retry follows). Once per address tried.
+  // address or a retry follows). Once per address tried. With Client::Builder::unixSocket(),
+  // `inetSocketAddress` is the socket (InetSocketAddress::unixDomain(): isUnixDomain(), its path
+  // in toString()), and no proxy selection or DNS comes before.
   virtual void connectStart(Call& /*call*/, const InetSocketAddress& /*inetSocketAddress*/) {}
 
   // Before and after a successful TLS handshake, between connectStart and connectEnd, for

@@ -80,28 +80,50 @@ class TERN_API InetAddress {
 
 // An IP address and a TCP port, as Java's InetSocketAddress: where a socket connects to, or the
 // local end of a connection. An immutable value, cheap to copy.
+//
+// Or, made by unixDomain(), a Unix domain socket (Java's UnixDomainSocketAddress): a file system
+// path, or a Linux abstract name. Such an address is where a client set with
+// Client::Builder::unixSocket() connects, so its routes and connect events carry one; its
+// address() is 0.0.0.0 and its port() 0, and sockets and messages use unixPath() instead.
 class TERN_API InetSocketAddress {
  public:
   // Throws std::invalid_argument unless 0 <= port <= 65535.
   InetSocketAddress(InetAddress address, int port);
 
+  // A Unix domain socket at `path` ("/run/app.sock"), or with `abstract` the Linux abstract
+  // socket named `path` (no file; "@path" in messages). Throws std::invalid_argument if `path`
+  // does not fit a sockaddr_un (107 bytes; 106 for an abstract name) or holds a NUL byte. ""
+  // (not abstract) is an unnamed socket: the local end of a Unix domain connection.
+  static InetSocketAddress unixDomain(std::string path, bool abstract = false);
+
   const InetAddress& address() const noexcept { return address_; }
   int port() const noexcept { return port_; }
 
+  // True if made by unixDomain().
+  bool isUnixDomain() const noexcept { return unixDomain_; }
+  // The path (or abstract name, without "@"); "" for an IP address.
+  const std::string& unixPath() const noexcept { return unixPath_; }
+  // True for a Linux abstract socket name.
+  bool isAbstract() const noexcept { return abstract_; }
+
   // "127.0.0.1:8080", or "[::1]:8080" for IPv6 (RFC 3986 §3.2.2 brackets). No host name; error
-  // messages that name the peer use describe().
+  // messages that name the peer use describe(). A Unix domain socket: its path ("/run/app.sock"),
+  // an abstract one "@name".
   std::string toString() const;
 
   // For messages: "localhost (127.0.0.1:8080)", or "127.0.0.1:8080" and "[::1]:8080" without a
-  // host name.
+  // host name; a Unix domain socket as toString().
   std::string describe() const;
 
-  // Compares address bytes and port; host names are ignored.
+  // Compares address bytes and port (host names are ignored), or the Unix domain paths.
   bool operator==(const InetSocketAddress& other) const noexcept;
 
  private:
   InetAddress address_;
   int port_;
+  bool unixDomain_ = false;
+  bool abstract_ = false;
+  std::string unixPath_;
 };
 
 }  // namespace tern

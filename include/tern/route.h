@@ -23,7 +23,8 @@ class TERN_API Route {
   const Address& address() const noexcept { return address_; }
   const Proxy& proxy() const noexcept { return proxy_; }
 
-  // The IP address and port the socket connects to.
+  // The IP address and port the socket connects to, or the Unix domain socket
+  // (InetSocketAddress::unixDomain()) when the client has one.
   const InetSocketAddress& socketAddress() const noexcept { return socketAddress_; }
 
   // True if the route reaches the origin through a CONNECT tunnel: an https (or HTTP/2 with
@@ -34,7 +35,7 @@ class TERN_API Route {
 
   // "Route{example.com:80 at 93.184.216.34:80}"; just "Route{127.0.0.1:8080}" when the URL's
   // host is the IP address itself; "Route{example.com:443 via HTTP @ proxy:3128 at
-  // 10.0.0.1:3128}" through a proxy.
+  // 10.0.0.1:3128}" through a proxy; "Route{example.com:80 at /run/app.sock}" to a Unix socket.
   std::string toString() const;
 
  private:

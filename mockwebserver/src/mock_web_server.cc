@@ -7,10 +7,13 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <list>
@@ -73,6 +76,7 @@ struct MockWebServer::Impl {
   bool started = false;
   bool closed = false;
   std::thread acceptThread;
+  std::string unixSocketPath;  // The socket file startUnixSocket() made, removed by close().
   std::optional<tls::HandshakeCertificates> httpsCertificates;
   internal::ClientAuth clientAuth = internal::ClientAuth::kNone;
 
@@ -240,6 +244,43 @@ void MockWebServer::start(std::string_view host, int port) {
   impl_->started = true;
 }
 
+void MockWebServer::startUnixSocket(std::string_view path, bool abstract) {
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->closed) throw std::logic_error("MockWebServer::start: the server was closed");
+  if (impl_->started) return;
+  sockaddr_un address{};
+  // An abstract name starts with a NUL and has no NUL at the end (Linux unix(7)).
+  const size_t offset = abstract ? 1 : 0;
+  if (path.empty() || path.size() + offset >= sizeof(address.sun_path)) {
+    throw std::invalid_argument("MockWebServer::startUnixSocket: bad path: " + std::string(path));
+  }
+  if (impl_->httpsCertificates) {
+    impl_->state.setTls(std::make_unique<internal::ServerTls>(
+        *impl_->httpsCertificates, impl_->clientAuth, impl_->state.protocols()));
+  }
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path + offset, path.data(), path.size());
+  const auto addressLength =
+      static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + offset + path.size());
+  const std::string where = (abstract ? "@" : "") + std::string(path);
+  if (!abstract) ::unlink(std::string(path).c_str());  // A socket left by an earlier run.
+  FileDescriptor listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (!listener.valid()) {
+    throw IOException("MockWebServer::start: socket() failed for " + where + ": " +
+                      internal::errnoMessage(errno));
+  }
+  if (::bind(listener.get(), reinterpret_cast<const sockaddr*>(&address), addressLength) != 0 ||
+      ::listen(listener.get(), 50) != 0) {
+    throw IOException("MockWebServer::start: cannot listen on " + where + ": " +
+                      internal::errnoMessage(errno));
+  }
+  if (!abstract) impl_->unixSocketPath = std::string(path);
+  const int port = impl_->httpsCertificates ? 443 : 80;
+  impl_->state.setAddress("localhost", "localhost", port);
+  impl_->acceptThread = std::thread(&Impl::acceptConnections, impl_.get(), std::move(listener));
+  impl_->started = true;
+}
+
 void MockWebServer::close() {
   {
     std::lock_guard lock(impl_->mutex);
@@ -249,6 +290,7 @@ void MockWebServer::close() {
   impl_->state.beginShutdown();
   // No lock needed: closed is set, so start() can no longer touch acceptThread.
   if (impl_->acceptThread.joinable()) impl_->acceptThread.join();
+  if (!impl_->unixSocketPath.empty()) ::unlink(impl_->unixSocketPath.c_str());
   // The accept thread has stopped, so no connection is added from here on.
   std::list<std::unique_ptr<Impl::ConnectionThread>> connections;
   {

@@ -54,7 +54,10 @@ struct Client::State {
       connect->routeDatabase = settings.routeDatabase_;
       auto finish = [&](Address address) {
         return internal::AddressAccess::withConnectSettings(
-            internal::AddressAccess::withProxySslContext(address, proxyTls), connect);
+            internal::AddressAccess::withConnectTargets(
+                internal::AddressAccess::withProxySslContext(address, proxyTls),
+                settings.unixSocket_, settings.connectTo_),
+            connect);
       };
       httpPrototype.emplace(
           finish(Address("localhost", 80, settings.dns_, nullptr, nullptr, std::nullopt,
@@ -172,6 +175,12 @@ const std::shared_ptr<Authenticator>& Client::proxyAuthenticator() const noexcep
 const std::optional<Proxy>& Client::proxy() const noexcept { return state_->settings.proxy_; }
 const std::shared_ptr<ProxySelector>& Client::proxySelector() const noexcept {
   return state_->settings.proxySelector_;
+}
+const std::optional<InetSocketAddress>& Client::unixSocket() const noexcept {
+  return state_->settings.unixSocket_;
+}
+const std::vector<ConnectTo>& Client::connectTo() const noexcept {
+  return state_->settings.connectTo_;
 }
 const std::shared_ptr<CookieJar>& Client::cookieJar() const noexcept {
   return state_->settings.cookieJar_;
@@ -318,6 +327,36 @@ Client::Builder& Client::Builder::proxy(Proxy proxy) {
 
 Client::Builder& Client::Builder::proxySelector(std::shared_ptr<ProxySelector> proxySelector) {
   proxySelector_ = checkNotNull(std::move(proxySelector), "proxySelector");
+  return *this;
+}
+
+Client::Builder& Client::Builder::unixSocket(std::string path) {
+  if (path.empty()) {
+    unixSocket_.reset();
+  } else {
+    unixSocket_ = InetSocketAddress::unixDomain(std::move(path));
+  }
+  return *this;
+}
+
+Client::Builder& Client::Builder::abstractUnixSocket(std::string name) {
+  if (name.empty()) {
+    unixSocket_.reset();
+  } else {
+    unixSocket_ = InetSocketAddress::unixDomain(std::move(name), true);
+  }
+  return *this;
+}
+
+Client::Builder& Client::Builder::connectTo(std::vector<ConnectTo> rules) {
+  for (const ConnectTo& rule : rules) {
+    if (rule.port < 0 || rule.port > 65535 || rule.toPort < 0 || rule.toPort > 65535) {
+      throw std::invalid_argument("connectTo: port out of range in " + rule.host + ":" +
+                                  std::to_string(rule.port) + ":" + rule.toHost + ":" +
+                                  std::to_string(rule.toPort));
+    }
+  }
+  connectTo_ = std::move(rules);
   return *this;
 }
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "connection/address_access.h"
+#include "io/ascii.h"
 #include "tern/authenticator.h"
 #include "url/http_url_data.h"
 
@@ -45,11 +46,20 @@ Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns
     hostnameVerifier.reset();
     certificatePinner.reset();
   }
-  settings_ = std::make_shared<const Settings>(Settings{
-      std::move(dns), std::move(sslContext), std::move(hostnameVerifier),
-      std::move(certificatePinner), std::move(proxyAuthenticator), std::move(protocols),
-      std::move(connectionSpecs), std::move(proxy),
-      proxySelector ? std::move(proxySelector) : ProxySelector::noProxy(), nullptr, nullptr});
+  settings_ = std::make_shared<const Settings>(
+      Settings{std::move(dns),
+               std::move(sslContext),
+               std::move(hostnameVerifier),
+               std::move(certificatePinner),
+               std::move(proxyAuthenticator),
+               std::move(protocols),
+               std::move(connectionSpecs),
+               std::move(proxy),
+               proxySelector ? std::move(proxySelector) : ProxySelector::noProxy(),
+               nullptr,
+               nullptr,
+               std::nullopt,
+               {}});
 }
 
 Address::Address(std::string_view uriHost, int uriPort, std::shared_ptr<Dns> dns,
@@ -67,12 +77,32 @@ bool Address::equalsNonHost(const Address& other) const noexcept {
        a.protocols == b.protocols && a.connectionSpecs == b.connectionSpecs &&
        a.sslContext == b.sslContext && a.hostnameVerifier == b.hostnameVerifier &&
        a.certificatePinner == b.certificatePinner && a.proxy == b.proxy &&
-       a.proxySelector == b.proxySelector && a.proxySslContext == b.proxySslContext);
+       a.proxySelector == b.proxySelector && a.proxySslContext == b.proxySslContext &&
+       a.unixSocket == b.unixSocket && a.connectTo == b.connectTo);
   return sameSettings && url_.scheme() == other.url_.scheme() && url_.port() == other.url_.port();
 }
 
 bool Address::operator==(const Address& other) const noexcept {
   return url_ == other.url_ && equalsNonHost(other);
+}
+
+const ConnectTo* ConnectTo::match(const std::vector<ConnectTo>& rules, std::string_view host,
+                                  int port) noexcept {
+  for (const ConnectTo& rule : rules) {
+    if (!rule.host.empty() && !internal::equalsIgnoreCase(rule.host, host)) continue;
+    if (rule.port != 0 && rule.port != port) continue;
+    // curl's parse_connect_to_slist(): a rule that keeps both does not end the search.
+    if (rule.toHost.empty() && rule.toPort == 0) continue;
+    return &rule;
+  }
+  return nullptr;
+}
+
+std::pair<std::string, int> Address::connectTarget() const {
+  const ConnectTo* rule = ConnectTo::match(settings_->connectTo, url_.host(), url_.port());
+  if (rule == nullptr) return {url_.host(), url_.port()};
+  return {rule->toHost.empty() ? url_.host() : rule->toHost,
+          rule->toPort == 0 ? url_.port() : rule->toPort};
 }
 
 std::string Address::toString() const {
@@ -93,6 +123,15 @@ Address AddressAccess::withProxySslContext(const Address& address,
                                            std::shared_ptr<TlsContext> proxySslContext) {
   auto settings = std::make_shared<Address::Settings>(*address.settings_);
   settings->proxySslContext = std::move(proxySslContext);
+  return Address(address.url_, std::move(settings));
+}
+
+Address AddressAccess::withConnectTargets(const Address& address,
+                                          std::optional<InetSocketAddress> unixSocket,
+                                          std::vector<ConnectTo> connectTo) {
+  auto settings = std::make_shared<Address::Settings>(*address.settings_);
+  settings->unixSocket = std::move(unixSocket);
+  settings->connectTo = std::move(connectTo);
   return Address(address.url_, std::move(settings));
 }
 

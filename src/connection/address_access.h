@@ -2,6 +2,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "tern/address.h"
 #include "tern/http_url.h"
@@ -21,6 +23,11 @@ struct AddressAccess {
   // A copy of `address` whose HTTPS proxies are trusted through `proxySslContext`.
   static Address withProxySslContext(const Address& address,
                                      std::shared_ptr<TlsContext> proxySslContext);
+  // A copy of `address` whose connections go to `unixSocket` (nullopt: over TCP) and, over TCP,
+  // where `connectTo`'s rules send them.
+  static Address withConnectTargets(const Address& address,
+                                    std::optional<InetSocketAddress> unixSocket,
+                                    std::vector<ConnectTo> connectTo);
   // The TLS context for an HTTPS proxy's certificate, or null (then the system's trust).
   static const std::shared_ptr<TlsContext>& proxySslContext(const Address& address);
 

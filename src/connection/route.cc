@@ -38,7 +38,9 @@ std::string Route::toString() const {
   std::string result =
       "Route{" + bracketed(addressHost) + ":" + std::to_string(address_.url().port());
   if (!proxy_.isDirect()) result += " via " + proxy_.toString();
-  if (addressHost != socketHost || !proxy_.isDirect()) {
+  if (socketAddress_.isUnixDomain()) {
+    result += " at " + socketAddress_.toString();
+  } else if (addressHost != socketHost || !proxy_.isDirect()) {
     result += " at " + bracketed(socketHost) + ":" + std::to_string(socketAddress_.port());
   }
   return result + "}";

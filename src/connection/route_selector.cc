@@ -136,8 +136,15 @@ std::vector<InetAddress> named(const std::vector<InetAddress>& addresses, const 
 
 }  // namespace
 
+std::pair<std::string, int> RouteSelector::connectTarget(const Proxy& proxy) const {
+  // A direct route goes where the address's connect-to rules say (by default the URL's host and
+  // port); a proxied one to the proxy.
+  return proxy.isDirect() ? address_.connectTarget()
+                          : std::pair<std::string, int>(proxy.host(), proxy.port());
+}
+
 std::vector<InetAddress> RouteSelector::resolve(const Proxy& proxy) {
-  const std::string& host = proxy.isDirect() ? address_.url().host() : proxy.host();
+  const std::string host = connectTarget(proxy).first;
   if (std::optional<InetAddress> literal = InetAddress::parse(host)) {
     return {*literal};  // An IP literal needs no lookup.
   }
@@ -202,7 +209,7 @@ std::vector<Route> RouteSelector::routesFor(const Proxy& proxy,
                                             const std::vector<InetAddress>& addresses) {
   const std::vector<InetAddress> ordered =
       fastFallback_ ? interleaveFamilies(addresses) : addresses;
-  const int port = proxy.isDirect() ? address_.url().port() : proxy.port();
+  const int port = connectTarget(proxy).second;
   std::vector<Route> routes;
   for (const InetAddress& inetAddress : ordered) {
     Route route(address_, proxy, InetSocketAddress(inetAddress, port));
@@ -254,6 +261,11 @@ void RouteSelector::endLookup() {
 
 RouteSelector::Selection RouteSelector::next() {
   if (!hasNext()) throw std::logic_error("RouteSelector: no more routes");
+  if (const std::optional<InetSocketAddress>& unixSocket = address_.unixSocket()) {
+    // One route, to the socket: no proxy, no DNS (curl's --unix-socket).
+    proxiesSelected_ = true;
+    return Selection({Route(address_, Proxy::direct(), *unixSocket)});
+  }
   if (!proxiesSelected_) selectProxies();
   std::exception_ptr firstFailure;
   while (nextProxy_ < proxies_.size()) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "connection/route_database.h"
@@ -18,11 +19,13 @@ class ConnectionUser;
 
 // Plans the routes to an address, as OkHttp's RouteSelector: first the proxies (the address's
 // own proxy, or what its ProxySelector chooses; none means direct), then for each proxy in turn
-// the host to connect to (the origin's for DIRECT, else the proxy's) resolved through the
+// the host to connect to (the origin's for DIRECT, as the address's connect-to rules may change
+// it with its port, else the proxy's) resolved through the
 // address's Dns (IP literals skip it), one route per IP address, in the order Dns returned them
 // (or, for fast fallback, alternating IPv6 and IPv4 from the family Dns put first: RFC 8305 §4),
 // except that routes which failed recently (RouteDatabase) come last, after every proxy's. Each
-// next() gives one proxy's routes. Reports proxySelectStart/End and dnsStart/End to its user.
+// next() gives one proxy's routes. An address with a Unix socket has one route, to it, with no
+// proxy selection and no DNS. Reports proxySelectStart/End and dnsStart/End to its user.
 // With fast fallback the host is looked up with Dns::lookupAsync(): next() returns once the first
 // address family's answer is in, and pollLookup() adds the other's routes to the selection as it
 // arrives (its addresses first among the untried ones), reporting dnsEnd when the lookup is over.
@@ -86,6 +89,9 @@ class RouteSelector {
   struct PendingLookup;
 
   void selectProxies();
+  // The host and port a route through `proxy` connects to.
+  std::pair<std::string, int> connectTarget(const Proxy& proxy) const;
+  // The addresses of connectTarget()'s host for `proxy`.
   std::vector<InetAddress> resolve(const Proxy& proxy);
   std::vector<InetAddress> resolveAsync(const Proxy& proxy, const std::string& host);
   std::vector<Route> routesFor(const Proxy& proxy, const std::vector<InetAddress>& addresses);

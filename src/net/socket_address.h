@@ -7,7 +7,7 @@
 
 namespace tern::internal {
 
-// A sockaddr_in or sockaddr_in6 for the system calls, with its length.
+// A sockaddr_in, sockaddr_in6 or sockaddr_un for the system calls, with its length.
 struct SockaddrStorage {
   sockaddr_storage storage{};
   socklen_t length = 0;
@@ -17,7 +17,7 @@ struct SockaddrStorage {
 SockaddrStorage toSockaddr(const InetSocketAddress& address);
 
 // The address in a sockaddr from getsockname(), getpeername() or accept(). Throws IOException
-// for a family other than AF_INET and AF_INET6.
+// for a family other than AF_INET, AF_INET6 and AF_UNIX (an unnamed one: unixDomain("")).
 InetSocketAddress fromSockaddr(const sockaddr_storage& storage, socklen_t length);
 
 }  // namespace tern::internal

@@ -123,7 +123,24 @@ InetSocketAddress::InetSocketAddress(InetAddress address, int port)
   }
 }
 
+InetSocketAddress InetSocketAddress::unixDomain(std::string path, bool abstract) {
+  // sun_path is 108 bytes: a path needs its NUL, an abstract name its leading NUL.
+  if (path.size() > 107 - (abstract ? 1 : 0)) {
+    throw std::invalid_argument("InetSocketAddress: Unix domain socket path too long (" +
+                                std::to_string(path.size()) + " bytes): " + path);
+  }
+  if (path.find('\0') != std::string::npos) {
+    throw std::invalid_argument("InetSocketAddress: NUL in a Unix domain socket path");
+  }
+  InetSocketAddress result(InetAddress::ipv4({0, 0, 0, 0}), 0);
+  result.unixDomain_ = true;
+  result.abstract_ = abstract;
+  result.unixPath_ = std::move(path);
+  return result;
+}
+
 std::string InetSocketAddress::toString() const {
+  if (unixDomain_) return (abstract_ ? "@" : "") + unixPath_;
   std::string host = address_.hostAddress();
   if (address_.isIpv6()) {
     host = "[" + host + "]";
@@ -132,12 +149,14 @@ std::string InetSocketAddress::toString() const {
 }
 
 std::string InetSocketAddress::describe() const {
+  if (unixDomain_) return toString();
   const std::string& hostName = address_.hostName();
   return hostName.empty() ? toString() : hostName + " (" + toString() + ")";
 }
 
 bool InetSocketAddress::operator==(const InetSocketAddress& other) const noexcept {
-  return port_ == other.port_ && address_ == other.address_;
+  return port_ == other.port_ && address_ == other.address_ && unixDomain_ == other.unixDomain_ &&
+         abstract_ == other.abstract_ && unixPath_ == other.unixPath_;
 }
 
 }  // namespace tern
@@ -153,6 +172,7 @@ size_t std::hash<tern::InetAddress>::operator()(const tern::InetAddress& address
 
 size_t std::hash<tern::InetSocketAddress>::operator()(
     const tern::InetSocketAddress& address) const noexcept {
-  return std::hash<tern::InetAddress>()(address.address()) * 31 +
-         static_cast<size_t>(address.port());
+  return (std::hash<tern::InetAddress>()(address.address()) * 31 +
+          static_cast<size_t>(address.port())) ^
+         std::hash<std::string>()(address.unixPath());
 }

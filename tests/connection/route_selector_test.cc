@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "connection/address_access.h"
 #include "net/tls_context.h"
 #include "support/call_fakes.h"
 #include "tern/authenticator.h"
@@ -48,6 +49,37 @@ TEST_F(RouteSelectorTest, RoutesFollowTheDnsOrder) {
   EXPECT_EQ(selection.next().socketAddress().port(), 8080);
   EXPECT_FALSE(selector.hasNext());
   EXPECT_EQ(dns->lookups(), std::vector<std::string>{"example.test"});
+}
+
+TEST_F(RouteSelectorTest, ConnectToRulesChooseTheHostAndPort) {
+  dns->set("target.test", {ip("10.0.0.9")});
+  Address moved = AddressAccess::withConnectTargets(
+      address("example.test"), std::nullopt,
+      {{"other.test", 0, "never.test", 1}, {"example.test", 80, "target.test", 8080}});
+  RouteSelector selector(moved, routeDatabase);
+  Route route = selector.next().next();
+  EXPECT_EQ(route.socketAddress().describe(), "target.test (10.0.0.9:8080)");
+  EXPECT_EQ(route.toString(), "Route{example.test:80 at 10.0.0.9:8080}");
+  EXPECT_EQ(dns->lookups(), std::vector<std::string>{"target.test"});
+  // Part of the address: the pool keeps it apart from the plain one.
+  EXPECT_FALSE(moved == address("example.test"));
+}
+
+TEST_F(RouteSelectorTest, UnixSocketIsTheOneRouteWithoutDnsOrProxy) {
+  Address unix = AddressAccess::withConnectTargets(
+      address("example.test"), InetSocketAddress::unixDomain("/run/app.sock"), {});
+  RouteSelector selector(unix, routeDatabase);
+  RouteSelector::Selection selection = selector.next();
+  ASSERT_EQ(selection.routes().size(), 1u);
+  const Route& route = selection.routes()[0];
+  EXPECT_TRUE(route.proxy().isDirect());
+  EXPECT_EQ(route.socketAddress(), InetSocketAddress::unixDomain("/run/app.sock"));
+  EXPECT_EQ(route.toString(), "Route{example.test:80 at /run/app.sock}");
+  EXPECT_FALSE(selector.hasNext());
+  EXPECT_TRUE(dns->lookups().empty());
+  EXPECT_FALSE(unix ==
+               AddressAccess::withConnectTargets(
+                   address("example.test"), InetSocketAddress::unixDomain("/run/other.sock"), {}));
 }
 
 TEST_F(RouteSelectorTest, IpLiteralIsNotLookedUp) {

@@ -371,6 +371,15 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       value("--proxy-cacert", "<file>", "CA certificates to verify the HTTPS proxy against");
   repeatable(valueInto("--resolve", options.resolve, "<[+]host:port:addr[,addr]...>",
                        "Resolve the host+port to this address"));
+  repeatable(
+      valueInto("--connect-to", options.connectTo, "<HOST1:PORT1:HOST2:PORT2>", "Connect to host"));
+  std::vector<std::string> unixSockets;
+  std::vector<std::string> abstractUnixSockets;
+  CLI::Option* unixSocket = repeatable(
+      valueInto("--unix-socket", unixSockets, "<path>", "Connect through this Unix domain socket"));
+  CLI::Option* abstractUnixSocket =
+      repeatable(valueInto("--abstract-unix-socket", abstractUnixSockets, "<path>",
+                           "Connect via abstract Unix domain socket"));
   app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");
   CLI::Option* parallelMax =
       value("--parallel-max", "<num>", "Maximum concurrency for parallel transfers (50)");
@@ -585,6 +594,11 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       }
     }
     if (option == proxy) options.proxy = proxies.at(index);
+    if (option == unixSocket || option == abstractUnixSocket) {
+      options.abstractUnixSocket = option == abstractUnixSocket;
+      options.unixSocket =
+          options.abstractUnixSocket ? abstractUnixSockets.at(index) : unixSockets.at(index);
+    }
     // curl's --socks5 and --socks5-hostname: a SOCKS5 proxy unless the value names a scheme.
     if (option == socks5 || option == socks5h) {
       const std::string& value =

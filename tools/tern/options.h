@@ -110,6 +110,12 @@ struct Options {
   IpResolve ipResolve = IpResolve::kAny;
   // --resolve HOST:PORT:ADDR[,ADDR]..., in order (see resolve_table.h).
   std::vector<std::string> resolve;
+  // --connect-to HOST1:PORT1:HOST2:PORT2, in order (see connect_to.h).
+  std::vector<std::string> connectTo;
+  // --unix-socket PATH, or --abstract-unix-socket NAME (abstract): every connection goes to this
+  // Unix domain socket, as curl's. The last of the two wins; "" is TCP.
+  std::string unixSocket;
+  bool abstractUnixSocket = false;
   // Proxies, as curl's options. -x/--proxy "[scheme://][user:password@]host[:port]", or
   // --socks5 / --socks5-hostname "host[:port]" (kept here as "socks5://..." / "socks5h://..."
   // when they name no scheme): the last of the three wins, as in curl. "" is no proxy at all,

@@ -65,8 +65,8 @@ std::shared_ptr<Dns> familyDns(bool ipv6) {
 }
 
 Client makeClient(const Options& options, const ProxySetup& proxies,
-                  std::shared_ptr<ResolveTable> resolve, std::shared_ptr<NetworkObserver> observer,
-                  std::shared_ptr<TransferEvents> events,
+                  const ConnectToTable& connectTo, std::shared_ptr<ResolveTable> resolve,
+                  std::shared_ptr<NetworkObserver> observer, std::shared_ptr<TransferEvents> events,
                   const std::shared_ptr<RedirectFollower>& follower, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
@@ -100,6 +100,13 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
   builder.dns(std::move(dns));
   // Set even when it is the environment's, so the client and ProxySetup::select() agree.
   builder.proxySelector(proxies.selector());
+  builder.connectTo(connectTo.rules());
+  events->setConnectTo(connectTo.rules());
+  if (options.abstractUnixSocket) {
+    builder.abstractUnixSocket(options.unixSocket);
+  } else {
+    builder.unixSocket(options.unixSocket);
+  }
   if (options.parallel) {
     // -Z: as many calls at once as --parallel-max allows, to one host or many.
     auto dispatcher = std::make_shared<Dispatcher>();
@@ -229,11 +236,13 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
                                      terminal.stdoutIsTerminal && options.outputs.empty())),
       resolve_(options.resolve.empty() ? nullptr : std::make_shared<ResolveTable>(options.resolve)),
       proxies_(options),
+      connectTo_(options.connectTo),
       observer_(std::make_shared<NetworkObserver>(options, debug_)),
       events_(std::make_shared<TransferEvents>(debug_, options.traceEvents ? &err : nullptr,
                                                options.waterfall || options.demo)),
       follower_(makeFollower(options, events_, debug_)),
-      client_(makeClient(options, proxies_, resolve_, observer_, events_, follower_, err)) {}
+      client_(makeClient(options, proxies_, connectTo_, resolve_, observer_, events_, follower_,
+                         err)) {}
 
 int TransferRunner::run() {
   int exitCode = kExitOk;
@@ -294,26 +303,42 @@ std::optional<Request> TransferRunner::prepare(Transfer& t) {
                       .build();
       }
     }
-    if (std::optional<InetAddress> literal = InetAddress::parse(request.url().host());
-        literal && options_.ipResolve != Options::IpResolve::kAny &&
-        literal->isIpv6() != (options_.ipResolve == Options::IpResolve::kIpv6)) {
-      // -6 with an IPv4 address (or -4 with IPv6): curl does not try it.
-      throw ToolException(kExitCouldntConnect, "Couldn't connect to server");
-    }
     if (resolve_) {
       resolve_->check();
-      resolve_->use(request.url().host(), request.url().port());
       if (debug_) {
         for (const ResolveTable::Entry& entry : resolve_->entries()) {
           debug_->info("Added " + entry.text + " to DNS cache\n");
         }
       }
     }
+    // Where the connection goes: the URL's host and port, or --connect-to's (curl prints its
+    // choice before looking anything up). Not with --unix-socket, nor through a proxy (the
+    // library applies the rules to direct routes only).
+    const Proxy proxy =
+        options_.unixSocket.empty() ? proxies_.select(request.url()) : Proxy::direct();
+    std::string host = request.url().host();
+    int port = request.url().port();
+    if (std::optional<ConnectTo> rule = connectTo_.match(host, port);
+        rule && options_.unixSocket.empty() && proxy.isDirect()) {
+      if (!rule->toHost.empty()) host = rule->toHost;
+      if (rule->toPort != 0) port = rule->toPort;
+      if (debug_ && !rule->toHost.empty()) debug_->info("Connecting to hostname: " + host + "\n");
+      if (debug_ && rule->toPort != 0) {
+        debug_->info("Connecting to port: " + std::to_string(port) + "\n");
+      }
+    }
+    if (std::optional<InetAddress> literal = InetAddress::parse(host);
+        literal && options_.unixSocket.empty() && options_.ipResolve != Options::IpResolve::kAny &&
+        literal->isIpv6() != (options_.ipResolve == Options::IpResolve::kIpv6)) {
+      // -6 with an IPv4 address (or -4 with IPv6): curl does not try it.
+      throw ToolException(kExitCouldntConnect, "Couldn't connect to server");
+    }
+    if (resolve_) resolve_->use(host, port);
     t.info.method = request.method();
     t.info.urlEffective = request.url().toString();
-    t.context.host = request.url().host();
-    t.context.port = request.url().port();
-    t.context.proxy = proxies_.select(request.url());
+    t.context.host = host;
+    t.context.port = port;
+    t.context.proxy = proxy;  // A Unix socket takes none (curl's CURLOPT_UNIX_SOCKET_PATH).
     if (request.body()) {
       t.info.sizeUpload = std::max<int64_t>(0, request.body()->contentLength());
     }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 
+#include "connect_to.h"
 #include "debug_output.h"
 #include "exit_code.h"
 #include "network_observer.h"
@@ -107,6 +108,7 @@ class TransferRunner {
   std::shared_ptr<DebugOutput> debug_;     // -v, --trace, --trace-ascii; null without them.
   std::shared_ptr<ResolveTable> resolve_;  // --resolve's entries; null without it.
   ProxySetup proxies_;                     // -x, --noproxy, -U, or the environment's.
+  ConnectToTable connectTo_;               // --connect-to's lines.
   std::shared_ptr<NetworkObserver> observer_;
   std::shared_ptr<TransferEvents> events_;
   std::shared_ptr<RedirectFollower> follower_;  // With -L only.

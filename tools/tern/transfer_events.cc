@@ -87,6 +87,22 @@ std::string proxyLines(const Route& route) {
   return "";
 }
 
+// What curl -v says it tries for `address`: "127.0.0.1:8080", or a Unix socket's path with
+// port 0 ("/run/app.sock:0"; an abstract name, which starts with a NUL for curl, as "").
+std::string tryingTarget(const InetSocketAddress& address) {
+  if (!address.isUnixDomain()) return address.toString();
+  return (address.isAbstract() ? "" : address.unixPath()) + ":0";
+}
+
+// True if `route` goes to another host by the address's connect-to rules.
+bool connectsElsewhere(const Route& route) {
+  const Address& address = route.address();
+  if (!route.proxy().isDirect() || address.unixSocket()) return false;
+  const ConnectTo* rule =
+      ConnectTo::match(address.connectTo(), address.url().host(), address.url().port());
+  return rule != nullptr && !rule->toHost.empty();
+}
+
 }  // namespace
 
 // One call's listener: records into its CallTrace and prints -v and --trace-events lines.
@@ -100,6 +116,10 @@ class TransferEventListener final : public EventListener {
   void dispatcherQueueEnd(Call&, Dispatcher&) override { record("dispatcherQueueEnd"); }
   void proxySelectStart(Call&, const HttpUrl& url) override {
     port_ = url.port();
+    if (const ConnectTo* rule = ConnectTo::match(session_.connectTo_, url.host(), url.port());
+        rule != nullptr && rule->toPort != 0) {
+      port_ = rule->toPort;  // The name looked up next is --connect-to's, at its port.
+    }
     record("proxySelectStart", url.toString());
   }
   void proxySelectEnd(Call&, const HttpUrl&, const std::vector<std::string>& proxies) override {
@@ -126,7 +146,7 @@ class TransferEventListener final : public EventListener {
   }
   void connectStart(Call&, const InetSocketAddress& address) override {
     record("connectStart", address.toString());
-    verbose("*   Trying " + address.toString() + "...\n");
+    verbose("*   Trying " + tryingTarget(address) + "...\n");
   }
   void secureConnectStart(Call&) override { record("secureConnectStart"); }
   void secureConnectEnd(Call&, const Handshake* handshake) override {
@@ -169,6 +189,15 @@ class TransferEventListener final : public EventListener {
     record("connectFailed", address.toString() + " " + ioe.what());
     // The proxy took the connection and then refused (tern's message ends the transfer).
     if (dynamic_cast<const ProxyException*>(&ioe) != nullptr) return;
+    if (address.isUnixDomain()) {
+      // curl's words for a socket that is not there or refuses: "No such file or directory".
+      std::string_view why = ioe.what();
+      const std::string prefix = "Failed to connect to " + address.describe() + ": ";
+      if (why.starts_with(prefix)) why.remove_prefix(prefix.size());
+      verbose("* Immediate connect fail for " + (address.isAbstract() ? "" : address.unixPath()) +
+              ": " + std::string(why) + "\n");
+      return;
+    }
     verbose("* connect to " + address.address().hostAddress() + " port " +
             std::to_string(address.port()) + " failed: " + ioe.what() + "\n");
   }
@@ -180,6 +209,9 @@ class TransferEventListener final : public EventListener {
     const Route& route = connection.route();
     const Proxy& proxy = route.proxy();
     const std::string& host = proxy.isDirect() ? route.address().url().host() : proxy.host();
+    // curl 7.88 names a --connect-to host "(nil)" (it never fills its display name) in
+    // "Connected to" and "left intact"; "Re-using" names the URL's.
+    const std::string connectedHost = connectsElsewhere(route) ? "(nil)" : host;
     usesHttpProxy_ = (proxy.type() == Proxy::Type::HTTP || proxy.type() == Proxy::Type::HTTPS) &&
                      !route.requiresTunnel();
     proxyAuthorization_ = usesHttpProxy_ && proxy.hasCredentials()
@@ -192,16 +224,24 @@ class TransferEventListener final : public EventListener {
     std::string line;
     {
       std::lock_guard lock(session_.mutex_);
-      trace_->remoteIp = remote.address().hostAddress();
-      trace_->remotePort = remote.port();
+      if (remote.isUnixDomain()) {
+        // curl: the socket's path, the URL's port, no local address.
+        trace_->remoteIp = remote.isAbstract() ? "" : remote.unixPath();
+        trace_->remotePort = route.address().url().port();
+        trace_->localIp.clear();
+        trace_->localPort = 0;
+      } else {
+        trace_->remoteIp = remote.address().hostAddress();
+        trace_->remotePort = remote.port();
+        InetSocketAddress local = connection.localAddress();
+        trace_->localIp = local.address().hostAddress();
+        trace_->localPort = local.port();
+      }
       trace_->protocol = connection.protocol();
-      InetSocketAddress local = connection.localAddress();
-      trace_->localIp = local.address().hostAddress();
-      trace_->localPort = local.port();
       connection_ = session_.connectionNumberLocked(connection, connectedJustNow_);
       if (connectedJustNow_) {
-        const std::string connected = "* Connected to " + host + " (" + trace_->remoteIp +
-                                      ") port " + std::to_string(remote.port()) + " (#" +
+        const std::string connected = "* Connected to " + connectedHost + " (" + trace_->remoteIp +
+                                      ") port " + std::to_string(trace_->remotePort) + " (#" +
                                       std::to_string(connection_) + ")\n";
         // curl says "Connected to" again once a SOCKS5 proxy has connected onwards.
         const bool socks = proxy.type() == Proxy::Type::SOCKS && !proxySteps.empty();
@@ -214,7 +254,8 @@ class TransferEventListener final : public EventListener {
       tlsLines_.clear();
       announced_ = true;
     }
-    host_ = host;
+    host_ = connectedHost;
+    urlHost_ = host;
     verbose(line);
   }
   void connectionReleased(Call&, Connection&) override {
@@ -235,7 +276,7 @@ class TransferEventListener final : public EventListener {
     // A follow-up on the connection the call already holds.
     if (!announced_ && connection_ >= 0) {
       verbose("* Re-using existing connection #" + std::to_string(connection_) + " with host " +
-              host_ + "\n");
+              urlHost_ + "\n");
     }
     announced_ = false;
   }
@@ -357,7 +398,8 @@ class TransferEventListener final : public EventListener {
   bool connectedJustNow_ = false;  // A connectEnd came and its connectionAcquired has not.
   bool announced_ = false;         // -v said which connection carries the next exchange.
   int connection_ = -1;            // The number of the connection the call holds.
-  std::string host_;               // Its host.
+  std::string host_;               // Its host, as "left intact" names it.
+  std::string urlHost_;            // Its host, as "Re-using" names it.
   Protocol protocol_ = Protocol::HTTP_1_1;  // The acquired connection's, for -v's request line.
   bool usesHttpProxy_ = false;       // It goes to an HTTP proxy without a tunnel: absolute form.
   std::string proxyAuthorization_;   // The Proxy-Authorization the codec adds to each request.

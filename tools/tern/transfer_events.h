@@ -9,6 +9,7 @@
 
 #include "call_trace.h"
 #include "debug_output.h"
+#include "tern/address.h"
 #include "tern/event_listener.h"
 
 namespace tern::tool {
@@ -41,6 +42,8 @@ class TransferEvents final : public EventListener::Factory {
 
   // What -v says the client offers by ALPN ("h2,http/1.1", curl's spelling). Set before calls.
   void setAlpnOffers(std::string offers) { alpnOffers_ = std::move(offers); }
+  // --connect-to's rules, for the port -v names with a host it looked up. Before any call.
+  void setConnectTo(std::vector<ConnectTo> rules) { connectTo_ = std::move(rules); }
 
   // Every call's trace so far, in the order the calls were made (with keepTraces; else the
   // latest only).
@@ -69,6 +72,7 @@ class TransferEvents final : public EventListener::Factory {
   std::ostream* const trace_;
   const bool keepTraces_;
   std::string alpnOffers_ = "h2,http/1.1";
+  std::vector<ConnectTo> connectTo_;
   mutable std::mutex mutex_;  // Guards everything below and the streams.
   std::vector<std::shared_ptr<CallTrace>> traces_;
   // The listener of each call that may still report (with keepTraces; else the latest only).

@@ -67,6 +67,14 @@ class TERN_API MockWebServer {
   // not resolve, otherwise as start(port).
   void start(std::string_view host, int port);
 
+  // Starts listening on a Unix domain socket at `path` (a file it creates, replacing a socket
+  // already there), or with `abstract` on the Linux abstract socket named `path`, for clients
+  // set with Client::Builder::unixSocket(). url() is then "http://localhost/..." (https with
+  // useHttps()): only its host and port are what requests name, the socket is where they go.
+  // The file is removed by close(). Throws IOException if it cannot be bound, otherwise as
+  // start(port).
+  void startUnixSocket(std::string_view path, bool abstract = false);
+
   // Stops the server: stops accepting, closes every connection (clients see end of stream or a
   // reset), releases the dispatcher (Dispatcher::shutdown()), and joins every thread. Returns
   // promptly even while clients are mid-request or connections are stalled. Recorded requests
