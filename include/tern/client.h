@@ -215,8 +215,10 @@ class TERN_API Client::Builder {
   // Where direct connections go (curl's --connect-to, a rule list in its order; see ConnectTo):
   // a connection for the URL's host and port goes to the first matching rule's host and port,
   // looked up through dns(); the request's Host header, TLS's SNI and the certificate's check
-  // stay the URL's, and the pool keeps such connections apart from other clients'. Not applied
-  // through a proxy (the proxy reaches the URL's host) nor with unixSocket(). Replaces the rules
+  // stay the URL's, and the pool keeps such connections apart from other clients'. Through an
+  // HTTP(S) proxy the connection is a CONNECT tunnel to the rule's target (for http:// URLs too),
+  // through SOCKS5 the proxy is asked for it, as curl does. Not used with unixSocket(). Replaces
+  // the rules
   // set before; none by default. Throws std::invalid_argument for a port outside 0..65535.
   Builder& connectTo(std::vector<ConnectTo> rules);
   // Stores cookies between calls (CookieJar::noCookies() by default).

@@ -28,7 +28,8 @@ class TERN_API Route {
   const InetSocketAddress& socketAddress() const noexcept { return socketAddress_; }
 
   // True if the route reaches the origin through a CONNECT tunnel: an https (or HTTP/2 with
-  // prior knowledge) address through an HTTP or HTTPS proxy.
+  // prior knowledge) address through an HTTP or HTTPS proxy, or any address whose connect-to
+  // rules send it elsewhere than its URL (the tunnel goes to the rule's target, as curl's).
   bool requiresTunnel() const noexcept;
 
   bool operator==(const Route& other) const noexcept;

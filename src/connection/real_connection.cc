@@ -32,11 +32,13 @@
 namespace tern::internal {
 namespace {
 
-// "host:port", IPv6 in brackets: a CONNECT request's target and Host (RFC 9112 §3.2.3).
-std::string authority(const HttpUrl& url) {
-  const std::string& host = url.host();
+// "host:port", IPv6 in brackets: a CONNECT request's target and Host (RFC 9112 §3.2.3): the
+// address's connect target (its URL's host and port, unless a connect-to rule sends it elsewhere:
+// curl tunnels to HOST2:PORT2).
+std::string authority(const Address& address) {
+  const auto [host, port] = address.connectTarget();
   return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
-         std::to_string(url.port());
+         std::to_string(port);
 }
 
 // The ALPN identifiers to offer for `protocols` (RFC 7301), in the client's order of preference.
@@ -165,8 +167,8 @@ Sink& RealConnection::rawSink() noexcept {
 
 void RealConnection::connectSocks(std::chrono::milliseconds connectTimeout) {
   const Proxy& proxy = route_.proxy();
-  const HttpUrl& url = route_.address().url();
-  std::string target = url.host();
+  // The origin, or where a connect-to rule sends it.
+  auto [target, port] = route_.address().connectTarget();
   if (!proxy.remoteDns() && !InetAddress::parse(target)) {
     // socks5://: the client resolves the origin and sends the proxy its address.
     std::vector<InetAddress> addresses = route_.address().dns()->lookup(target);
@@ -175,7 +177,7 @@ void RealConnection::connectSocks(std::chrono::milliseconds connectTimeout) {
   }
   socket_->source().timeout().timeout(connectTimeout);
   socket_->sink().timeout().timeout(connectTimeout);
-  socks5Connect(socket_->source(), socket_->sink(), proxy, target, url.port());
+  socks5Connect(socket_->source(), socket_->sink(), proxy, target, port);
 }
 
 Request RealConnection::makeTunnelRequest() const {
@@ -184,7 +186,7 @@ Request RealConnection::makeTunnelRequest() const {
   Request::Builder builder;
   builder.url(address.url())
       .method("CONNECT", nullptr)
-      .header("Host", authority(address.url()))
+      .header("Host", authority(address))
       .header("Proxy-Connection", "Keep-Alive")  // For HTTP/1.0 proxies.
       .header("User-Agent", userAgent());
   if (proxy.hasCredentials()) {
@@ -212,7 +214,7 @@ void RealConnection::createTunnel(Source& source, Sink& sink,
   // answering must not loop forever.
   constexpr int kMaxTunnelAttempts = 21;
   const Address& address = route_.address();
-  const std::string target = authority(address.url());
+  const std::string target = authority(address);
   const std::string where = " (" + route_.proxy().toString() + " to " + target + ")";
   Request request = tunnelRequest_ ? *tunnelRequest_ : makeTunnelRequest();
   source.timeout().timeout(connectTimeout);
@@ -277,7 +279,7 @@ void RealConnection::connectTls(std::chrono::milliseconds connectTimeout,
   if (proxyTls_) {
     transport_ = std::make_unique<StreamTlsTransport>(
         proxyTls_->source(), proxyTls_->sink(), *proxyTransport_,
-        authority(address.url()) + " through " + route_.proxy().toString());
+        authority(address) + " through " + route_.proxy().toString());
   } else {
     transport_ = std::make_unique<SocketTlsTransport>(*socket_);
   }

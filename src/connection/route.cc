@@ -23,6 +23,12 @@ Route::Route(Address address, Proxy proxy, InetSocketAddress socketAddress)
 bool Route::requiresTunnel() const noexcept {
   if (proxy_.type() != Proxy::Type::HTTP && proxy_.type() != Proxy::Type::HTTPS) return false;
   if (address_.sslContext()) return true;
+  // A connect-to rule sends the connection elsewhere than the URL says: only a tunnel reaches
+  // there (curl tunnels then too; an absolute-form request would name the URL's origin).
+  if (address_.connectTarget() !=
+      std::pair<std::string, int>(address_.url().host(), address_.url().port())) {
+    return true;
+  }
   const std::vector<Protocol>& protocols = address_.protocols();
   return protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE;
 }

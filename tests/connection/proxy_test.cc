@@ -117,6 +117,40 @@ TEST_F(ProxyTest, A407WithoutAProxyIsAProtocolError) {
   EXPECT_THROW(execute(), ProtocolException);
 }
 
+TEST_F(ProxyTest, ConnectToThroughAnHttpProxyTunnelsToTheTarget) {
+  // As curl's -x with --connect-to: a CONNECT to the rule's target, even for an http:// URL (an
+  // absolute-form request would name the URL's origin); inside it, the request as to the origin.
+  server.enqueue(MockResponse::Builder().inTunnel().build());
+  server.enqueue(body("at the target"));
+  Client proxied = client.newBuilder()
+                       .proxy(Proxy::http("127.0.0.1", server.port()))
+                       .connectTo({{"origin.test", 80, "target.test", 8080}})
+                       .dns(noDns())
+                       .build();
+  EXPECT_EQ(proxied.newCall(Request::Builder().url("http://origin.test/a").build())
+                ->execute()
+                .body()
+                ->string(),
+            "at the target");
+  RecordedRequest connect = server.takeRequest();
+  EXPECT_EQ(connect.requestLine(), "CONNECT target.test:8080 HTTP/1.1");
+  EXPECT_EQ(connect.headers().get("Host"), "target.test:8080");
+  RecordedRequest get = server.takeRequest();
+  EXPECT_EQ(get.requestLine(), "GET /a HTTP/1.1");
+  EXPECT_EQ(get.headers().get("Host"), "origin.test");
+}
+
+TEST_F(ProxyTest, AConnectToRuleThatDoesNotMatchKeepsTheAbsoluteForm) {
+  server.enqueue(body("proxied"));
+  Client proxied = client.newBuilder()
+                       .proxy(Proxy::http("127.0.0.1", server.port()))
+                       .connectTo({{"elsewhere.test", 0, "target.test", 0}})
+                       .dns(noDns())
+                       .build();
+  proxied.newCall(Request::Builder().url("http://origin.test/a").build())->execute();
+  EXPECT_EQ(server.takeRequest().requestLine(), "GET http://origin.test/a HTTP/1.1");
+}
+
 TEST_F(ProxyTest, NoProxyHostsGoDirect) {
   server.enqueue(body("direct"));
   Client client2 = client.newBuilder()
@@ -466,6 +500,24 @@ TEST_F(RealProxyTest, MicrosocksConnectsWithLocalAndRemoteDns) {
                 ->find("proxySelectEnd")
                 ->detail.ends_with("[SOCKS @ 127.0.0.1:" + std::to_string(proxy.port()) + "]"),
             true);
+}
+
+TEST_F(RealProxyTest, ConnectToThroughSocksAsksTheProxyForTheTarget) {
+  Microsocks proxy;
+  if (!proxy.start()) GTEST_SKIP() << "microsocks: " << proxy.log();
+  server.enqueue(body("at the target"));
+  // The URL names a port nothing listens on; the rule sends the connection to the server's.
+  Client c = client.newBuilder()
+                 .proxy(Proxy::socks5h("127.0.0.1", proxy.port()))
+                 .connectTo({{"origin.test", 9, "localhost", server.port()}})
+                 .dns(noDns())
+                 .build();
+  Response response =
+      c.newCall(Request::Builder().url("http://origin.test:9/a").build())->execute();
+  EXPECT_EQ(response.body()->string(), "at the target");
+  RecordedRequest request = server.takeRequest();
+  EXPECT_EQ(request.requestLine(), "GET /a HTTP/1.1");
+  EXPECT_EQ(request.headers().get("Host"), "origin.test:9");
 }
 
 TEST_F(RealProxyTest, MicrosocksTlsAndHttp2ThroughSocks) {

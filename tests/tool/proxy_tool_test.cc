@@ -169,6 +169,29 @@ TEST_F(ProxyToolTest, EnvironmentVariables) {
   EXPECT_EQ(bad.err, "tern: (7) Unsupported proxy scheme for 'foo://127.0.0.1:1'\n");
 }
 
+TEST_F(ProxyToolTest, ConnectToThroughTheProxies) {
+  // --connect-to with -x: the proxy is asked for the rule's target (tinyproxy gets a CONNECT to
+  // it, even for an http:// URL; microsocks the target's name), and the request inside names the
+  // URL's host. The URL's own port has nothing listening.
+  const std::string rule = "origin.test:9:localhost:" + std::to_string(origin_.port());
+  const std::string target = "http://origin.test:9/echo";
+  Tinyproxy http({origin_.port()}, std::nullopt);
+  SKIP_UNLESS_RUNNING(http, "tinyproxy");
+  ToolRun viaHttp =
+      expectSameAsCurl({"-sS", "-x", proxyAt(http.port()), "--connect-to", rule, target});
+  EXPECT_EQ(viaHttp.exitCode, 0);
+  EXPECT_THAT(viaHttp.out, HasSubstr("GET /echo HTTP/1.1\nHost: origin.test:9\n"));
+  Microsocks socks(std::nullopt);
+  SKIP_UNLESS_RUNNING(socks, "microsocks");
+  for (const char* scheme : {"socks5://", "socks5h://"}) {
+    SCOPED_TRACE(scheme);
+    ToolRun viaSocks = expectSameAsCurl(
+        {"-sS", "-x", proxyAt(socks.port(), scheme), "--connect-to", rule, target});
+    EXPECT_EQ(viaSocks.exitCode, 0);
+    EXPECT_THAT(viaSocks.out, HasSubstr("Host: origin.test:9\n"));
+  }
+}
+
 TEST_F(ProxyToolTest, NoProxyGoesDirect) {
   // The proxy refuses connections: only a direct transfer succeeds.
   for (std::string list : {"127.0.0.1", "*", "localhost,127.0.0.0/8", "example.com, 127.0.0.1"}) {
