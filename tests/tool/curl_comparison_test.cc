@@ -47,6 +47,14 @@ MockResponse respond(const RecordedRequest& request) {
     if (request.method() != "HEAD") redirect.body("redirect body");
     return redirect.build();
   }
+  if (path == "/elsewhere") {  // A redirect to the same server by another name: another host.
+    std::string host = request.headers().get("Host").value_or("");
+    std::string port = host.substr(host.rfind(':') + 1);
+    return MockResponse::Builder()
+        .code(302)
+        .addHeader("Location", "http://localhost:" + port + "/echo")
+        .build();
+  }
   if (path == "/loop") {
     return MockResponse::Builder().code(302).addHeader("Location", "/loop").build();
   }
@@ -448,6 +456,9 @@ TEST_F(CurlComparisonTest, VerboseHasCurlsConnectionLines) {
   EXPECT_EQ(lines(tern.err), lines(curl.err)) << curl.err << tern.err;
   std::vector<std::string> redirect = {"-svL", "-o", "/dev/null", url("/redirect/302")};
   EXPECT_EQ(lines(runTern(redirect).err), lines(runCurl(redirect).err));
+  // To another host: the first connection is left intact once, before the next request.
+  std::vector<std::string> elsewhere = {"-svL", "-o", "/dev/null", url("/elsewhere")};
+  EXPECT_EQ(lines(runTern(elsewhere).err), lines(runCurl(elsewhere).err));
   EXPECT_THAT(lines(tern.err),
               ::testing::Contains("* Connection #0 to host 127.0.0.1 left intact"));
 }

@@ -261,6 +261,9 @@ class TransferEventListener final : public EventListener {
   void connectionReleased(Call&, Connection&) override {
     record("connectionReleased");
     if (connection_ < 0) return;
+    // A redirect to another host lets go of the connection followRedirect() already said was
+    // left intact: curl says it once.
+    if (std::exchange(keptAnnounced_, false)) return;
     // curl's last line for a connection it keeps, or the one it closes (Connection: close),
     // which curl writes once the transfer is done: after the body's data lines, which the tool
     // writes after the client has read the body and released the connection.
@@ -273,6 +276,7 @@ class TransferEventListener final : public EventListener {
   void finish() { verbose(""); }
   void requestHeadersStart(Call&) override {
     record("requestHeadersStart");
+    keptAnnounced_ = false;  // The redirect stayed on the connection.
     // A follow-up on the connection the call already holds.
     if (!announced_ && connection_ >= 0) {
       verbose("* Re-using existing connection #" + std::to_string(connection_) + " with host " +
@@ -331,6 +335,7 @@ class TransferEventListener final : public EventListener {
                            ? "* Connection #" + std::to_string(connection_) + " to host " + host_ +
                                  " left intact\n"
                            : "";
+    keptAnnounced_ = !kept.empty();
     verbose(kept + "* Issue another request to this URL: '" + next.url().toString() + "'\n" +
             (switchedToGet ? "* Switch from POST to GET\n" : ""));
   }
@@ -399,6 +404,7 @@ class TransferEventListener final : public EventListener {
   bool announced_ = false;         // -v said which connection carries the next exchange.
   int connection_ = -1;            // The number of the connection the call holds.
   std::string host_;               // Its host, as "left intact" names it.
+  bool keptAnnounced_ = false;     // followRedirect() said the connection was left intact.
   std::string urlHost_;            // Its host, as "Re-using" names it.
   Protocol protocol_ = Protocol::HTTP_1_1;  // The acquired connection's, for -v's request line.
   bool usesHttpProxy_ = false;       // It goes to an HTTP proxy without a tunnel: absolute form.
