@@ -1,9 +1,16 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <exception>
+#include <functional>
+#include <latch>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace tern::bench {
 
@@ -13,6 +20,7 @@ struct ClientSettings {
   bool http11Only = false;        // Offer only HTTP/1.1 (ALPN), even where h2 is available.
   bool freshConnections = false;  // Never reuse a connection: each call connects (and handshakes).
   bool keepBodies = false;        // Collect each body into a new std::string, as an app would.
+  int maxConnectionsPerHost = 0;  // Connections to one host getConcurrent() may open; 0: any.
 };
 
 // One HTTP client driven by the benchmark: tern (tern_client.cc) or libcurl (curl_client.cc),
@@ -29,14 +37,51 @@ class BenchClient {
   // `count` POSTs of `body` to `url`, one after another; each response body is read to its end.
   virtual void postSequential(const std::string& url, int count, const std::string& body) = 0;
 
-  // `count` GETs of `url` with `concurrency` of them in flight at once, multiplexed on one HTTP/2
-  // connection. Returns the number of body bytes read.
+  // `count` GETs of `url` with `concurrency` of them in flight at once: multiplexed on one HTTP/2
+  // connection, or with settings.http11Only on HTTP/1.1 connections, one per call in flight (at
+  // most settings.maxConnectionsPerHost, if set; the other calls wait for one). Throws if a
+  // response came over the other protocol. Returns the number of body bytes read.
   virtual int64_t getConcurrent(const std::string& url, int count, int concurrency) = 0;
+
+  // The first `calls` GETs of a new client to `url`'s server, started at once (each on a thread
+  // of its own), with nothing from earlier clients (no connection, TLS session or DNS answer).
+  // Returns each call's time to first byte: from its start until its response headers are in.
+  // With `warm` (tern only), the new client's pool first keeps connections open for `calls`
+  // calls (ConnectionPool::setPolicy()), and the calls start once they are idle in the pool.
+  virtual std::vector<std::chrono::nanoseconds> firstCalls(const std::string& url, int calls,
+                                                           bool warm) = 0;
 
   // Leaves `count` connections to `url`'s server idle in the client's pool (the first GET may
   // reuse one already there; every other one gets a connection of its own).
   virtual void openIdleConnections(const std::string& url, int count) = 0;
 };
+
+// Runs `task(i)` for each i < n, each on a thread of its own, all released together once every
+// thread is up (so thread start-up is not in what the tasks time). Returns what each returned, in
+// order; rethrows the first exception a task threw.
+template <typename T>
+std::vector<T> runTogether(int n, const std::function<T(int)>& task) {
+  std::vector<T> results(static_cast<size_t>(n));
+  std::exception_ptr failure;
+  std::mutex mutex;
+  std::latch ready(n);
+  {
+    std::vector<std::jthread> threads;
+    for (int i = 0; i < n; ++i) {
+      threads.emplace_back([&, i] {
+        ready.arrive_and_wait();
+        try {
+          results[static_cast<size_t>(i)] = task(i);
+        } catch (...) {
+          std::lock_guard lock(mutex);
+          if (!failure) failure = std::current_exception();
+        }
+      });
+    }
+  }  // Joins them.
+  if (failure) std::rethrow_exception(failure);
+  return results;
+}
 
 std::unique_ptr<BenchClient> newTernClient(const ClientSettings& settings);
 std::unique_ptr<BenchClient> newCurlClient(const ClientSettings& settings);

@@ -4,12 +4,17 @@
 // of key=value results. bench/run starts a fresh process per run and alternates the clients.
 //
 //   tern_bench CLIENT MODE URL [--count N] [--concurrency N] [--size BYTES] [--cacert FILE]
-//              [--http1.1] [--fresh] [--keep-bodies]
+//              [--http1.1] [--fresh] [--keep-bodies] [--max-per-host N] [--warm]
 //
 // CLIENT: tern | curl.  MODE:
 //   get      N sequential GETs           -> seconds, calls_per_s, bytes_per_s
 //   post     N sequential POSTs of SIZE  -> seconds, calls_per_s, bytes_per_s (request bytes)
-//   mux      N GETs, CONCURRENCY at once -> seconds, calls_per_s, bytes_per_s
+//   mux      N GETs, CONCURRENCY at once (HTTP/2 streams on one connection; with --http1.1 a
+//            connection per call in flight, at most --max-per-host) -> seconds, calls_per_s,
+//            bytes_per_s
+//   ttfb     N times: a new client's first CONCURRENCY calls, started at once (after a first
+//            round not counted) -> ttfb_ms (median over every call), ttfb_min_ms; with --warm
+//            (tern) the new client's pool is warmed for them first (ConnectionPool::setPolicy)
 //   allocs   N keep-alive GETs after a warm-up -> allocs_per_call
 //   idle     N idle pooled connections (one from a warm-up) -> rss_kib_per_conn, heap_kib_per_conn
 #include <unistd.h>
@@ -25,6 +30,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bench_client.h"
 #include "heap_counter.h"
@@ -39,14 +45,15 @@ struct Arguments {
   int count = 1;
   int concurrency = 1;
   int64_t size = 0;
+  bool warm = false;
   ClientSettings settings;
 };
 
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "tern_bench: " << problem
-            << "\nusage: tern_bench tern|curl get|post|mux|allocs|idle URL [--count N] "
+            << "\nusage: tern_bench tern|curl get|post|mux|ttfb|allocs|idle URL [--count N] "
                "[--concurrency N] [--size BYTES] [--cacert FILE] [--http1.1] [--fresh] "
-               "[--keep-bodies]\n";
+               "[--keep-bodies] [--max-per-host N] [--warm]\n";
   std::exit(2);
 }
 
@@ -76,11 +83,16 @@ Arguments parse(int argc, char** argv) {
       args.settings.freshConnections = true;
     } else if (flag == "--keep-bodies") {
       args.settings.keepBodies = true;
+    } else if (flag == "--max-per-host") {
+      args.settings.maxConnectionsPerHost = std::stoi(value());
+    } else if (flag == "--warm") {
+      args.warm = true;
     } else {
       usage("unknown option " + std::string(flag));
     }
   }
   if (args.count < 1 || args.concurrency < 1) usage("--count and --concurrency must be >= 1");
+  if (args.settings.maxConnectionsPerHost < 0) usage("--max-per-host must be >= 0");
   return args;
 }
 
@@ -133,6 +145,18 @@ int run(const Arguments& args) {
     auto start = Clock::now();
     int64_t bytes = client->getConcurrent(args.url, args.count, args.concurrency);
     report(Clock::now() - start, bytes);
+  } else if (args.mode == "ttfb") {
+    client->firstCalls(args.url, args.concurrency, args.warm);  // Process-wide lazy set-up.
+    std::vector<double> millis;
+    for (int i = 0; i < args.count; ++i) {
+      for (auto ttfb : client->firstCalls(args.url, args.concurrency, args.warm)) {
+        millis.push_back(std::chrono::duration<double, std::milli>(ttfb).count());
+      }
+    }
+    std::sort(millis.begin(), millis.end());
+    size_t n = millis.size();
+    double median = n % 2 ? millis[n / 2] : (millis[n / 2 - 1] + millis[n / 2]) / 2;
+    std::printf("ttfb_ms=%.4f ttfb_min_ms=%.4f calls=%zu\n", median, millis.front(), n);
   } else if (args.mode == "allocs") {
     client->getSequential(args.url, 100);  // Connect, and let caches and pools settle.
     HeapCounts before = heapCounts();

@@ -5,6 +5,7 @@
 // multi interface with CURLPIPE_MULTIPLEX for concurrent work.
 #include <curl/curl.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -108,8 +109,10 @@ class CurlClient final : public BenchClient {
 
   int64_t getConcurrent(const std::string& url, int count, int concurrency) override {
     CURLM* multi = this->multi();
-    curl_multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1L);
+    bool h2 = !settings_.http11Only;
+    curl_multi_setopt(multi, CURLMOPT_PIPELINING, h2 ? CURLPIPE_MULTIPLEX : CURLPIPE_NOTHING);
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS,
+                      h2 ? 1L : static_cast<long>(settings_.maxConnectionsPerHost));
     int slots = std::min(concurrency, count);
     std::vector<Easy> handles;
     std::vector<Transfer> transfers(static_cast<size_t>(slots), Transfer(settings_.keepBodies));
@@ -119,7 +122,8 @@ class CurlClient final : public BenchClient {
       CURL* easy = handles.back().get();
       configure(easy);
       curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
-      curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);  // Wait to multiplex rather than connect.
+      // Wait to multiplex rather than connect.
+      curl_easy_setopt(easy, CURLOPT_PIPEWAIT, h2 ? 1L : 0L);
       curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfers[static_cast<size_t>(i)]);
       curl_easy_setopt(easy, CURLOPT_PRIVATE, &transfers[static_cast<size_t>(i)]);
       curl_multi_add_handle(multi, easy);
@@ -140,8 +144,9 @@ class CurlClient final : public BenchClient {
         checkOk(easy, url);
         long version = 0;
         curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
-        if (version != CURL_HTTP_VERSION_2_0) {
-          throw std::runtime_error("libcurl: expected h2 from " + url);
+        if (version != (h2 ? CURL_HTTP_VERSION_2_0 : CURL_HTTP_VERSION_1_1)) {
+          throw std::runtime_error(std::string("libcurl: expected ") + (h2 ? "h2" : "HTTP/1.1") +
+                                   " from " + url);
         }
         Transfer* transfer = nullptr;
         curl_easy_getinfo(easy, CURLINFO_PRIVATE, &transfer);
@@ -195,7 +200,41 @@ class CurlClient final : public BenchClient {
     for (Easy& easy : handles) curl_multi_remove_handle(multi, easy.get());
   }
 
+  std::vector<std::chrono::nanoseconds> firstCalls(const std::string& url, int calls,
+                                                   bool warm) override {
+    if (warm) throw std::runtime_error("libcurl: no way to warm connections ahead of a call");
+    // A new easy handle per call, sharing nothing: no connection or TLS session to reuse.
+    return runTogether<std::chrono::nanoseconds>(calls, [&](int) {
+      Easy easy(curl_easy_init());
+      configure(easy.get());
+      Transfer transfer(settings_.keepBodies);
+      HeadersEnd headersEnd;
+      curl_easy_setopt(easy.get(), CURLOPT_URL, url.c_str());
+      curl_easy_setopt(easy.get(), CURLOPT_WRITEDATA, &transfer);
+      curl_easy_setopt(easy.get(), CURLOPT_HEADERFUNCTION, onHeader);
+      curl_easy_setopt(easy.get(), CURLOPT_HEADERDATA, &headersEnd);
+      headersEnd.start = std::chrono::steady_clock::now();
+      check(curl_easy_perform(easy.get()), url.c_str());
+      checkOk(easy.get(), url);
+      return headersEnd.at - headersEnd.start;
+    });
+  }
+
  private:
+  // When a transfer's response headers were all in: the blank line that ends them (the final
+  // response's; an interim 1xx response's would be overwritten by it).
+  struct HeadersEnd {
+    std::chrono::steady_clock::time_point start;
+    std::chrono::steady_clock::time_point at;
+  };
+  static size_t onHeader(char* data, size_t size, size_t count, void* userdata) {
+    size_t n = size * count;
+    if (n == 2 && data[0] == '\r' && data[1] == '\n') {
+      static_cast<HeadersEnd*>(userdata)->at = std::chrono::steady_clock::now();
+    }
+    return n;
+  }
+
   void configure(CURL* easy) const {
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onBody);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);

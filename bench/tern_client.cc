@@ -2,12 +2,14 @@
 //
 // tern under benchmark, used as an OkHttp user would: one Client, execute() for sequential work,
 // enqueue() with the dispatcher's limits for concurrent work.
+#include <chrono>
 #include <condition_variable>
 #include <fstream>
 #include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_client.h"
@@ -38,19 +40,11 @@ int64_t consume(Response& response, bool keepBodies) {
 
 class TernClient final : public BenchClient {
  public:
-  explicit TernClient(const ClientSettings& settings) : settings_(settings) {
-    Client::Builder builder;
-    // Up to 1000 idle connections, so openIdleConnections() keeps every one it opens.
-    builder.connectionPool(std::make_shared<ConnectionPool>(settings.freshConnections ? 0 : 1000));
-    if (settings.http11Only) builder.protocols({Protocol::HTTP_1_1});
-    if (!settings.caFile.empty()) {
-      std::ifstream file(settings.caFile);
-      std::string pem((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-      builder.handshakeCertificates(tls::HandshakeCertificates::Builder()
-                                        .addTrustedCertificate(Certificate::decodePem(pem))
-                                        .build());
-    }
-    client_ = builder.build();
+  explicit TernClient(const ClientSettings& settings)
+      // Up to 1000 idle connections, so openIdleConnections() keeps every one it opens.
+      : settings_(settings),
+        client_(newClient(std::make_shared<ConnectionPool>(settings.freshConnections ? 0 : 1000))) {
+    client_.connectionPool()->setMaxConnectionsPerHost(settings.maxConnectionsPerHost);
   }
 
   int64_t getSequential(const std::string& url, int count) override {
@@ -92,8 +86,9 @@ class TernClient final : public BenchClient {
           std::string error;
           try {
             checkOk(response, url);
-            if (response.protocol() != Protocol::HTTP_2) {
-              throw std::runtime_error("expected h2, got " +
+            Protocol expected = settings_.http11Only ? Protocol::HTTP_1_1 : Protocol::HTTP_2;
+            if (response.protocol() != expected) {
+              throw std::runtime_error("expected " + std::string(toString(expected)) + ", got " +
                                        std::string(toString(response.protocol())));
             }
             n = consume(response, settings_.keepBodies);
@@ -110,7 +105,8 @@ class TernClient final : public BenchClient {
           failure = e.what();
           if (++done == count) allDone.notify_all();
         });
-    // The dispatcher keeps `concurrency` calls running and queues the rest.
+    // The dispatcher keeps `concurrency` calls running and queues the rest (over HTTP/1.1 with a
+    // per-host limit, the pool makes those beyond it wait for a connection).
     for (int i = 0; i < count; ++i) client_.newCall(request)->enqueue(callback);
     std::unique_lock lock(mutex);
     allDone.wait(lock, [&] { return done == count; });
@@ -130,7 +126,58 @@ class TernClient final : public BenchClient {
     for (Response& response : inFlight) consume(response, false);
   }
 
+  std::vector<std::chrono::nanoseconds> firstCalls(const std::string& url, int calls,
+                                                   bool warm) override {
+    // A new pool and client; the client's new TLS context has no session to resume.
+    auto pool = std::make_shared<ConnectionPool>();
+    Client client = newClient(pool);
+    if (warm) {
+      pool->setPolicy(client.address(HttpUrl::get(url)), {.minimumConcurrentCalls = calls});
+      // An HTTP/2 connection carries every call; over HTTP/1.1 each call needs its own.
+      bool h2 = url.starts_with("https:") && !settings_.http11Only;
+      awaitIdleConnections(*pool, h2 ? 1 : calls, url);
+    }
+    Request request = Request::Builder().url(url).build();
+    return runTogether<std::chrono::nanoseconds>(calls, [&](int) {
+      auto start = std::chrono::steady_clock::now();
+      Response response = client.newCall(request)->execute();  // Returns once headers are in.
+      auto ttfb = std::chrono::steady_clock::now() - start;
+      checkOk(response, url);
+      consume(response, settings_.keepBodies);
+      return ttfb;
+    });
+  }
+
  private:
+  // A client as every scenario uses it, over `pool`.
+  Client newClient(std::shared_ptr<ConnectionPool> pool) const {
+    Client::Builder builder;
+    builder.connectionPool(std::move(pool));
+    if (settings_.http11Only) builder.protocols({Protocol::HTTP_1_1});
+    if (!settings_.caFile.empty()) {
+      std::ifstream file(settings_.caFile);
+      std::string pem((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+      builder.handshakeCertificates(tls::HandshakeCertificates::Builder()
+                                        .addTrustedCertificate(Certificate::decodePem(pem))
+                                        .build());
+    }
+    return builder.build();
+  }
+
+  // Waits until `pool` holds `count` idle connections: the policy's warming has connected them
+  // (a connection being warmed is in use until its handshakes are done).
+  static void awaitIdleConnections(const ConnectionPool& pool, int count, const std::string& url) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (pool.idleConnectionCount() < count) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        throw std::runtime_error("tern: the pool warmed " +
+                                 std::to_string(pool.idleConnectionCount()) + " of " +
+                                 std::to_string(count) + " connections to " + url + " in 10 s");
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  }
+
   ClientSettings settings_;
   Client client_;
 };
