@@ -22,8 +22,9 @@ struct AddressConnectSettings {
   std::chrono::milliseconds connectTimeout{10'000};
   std::chrono::milliseconds readTimeout{10'000};
   std::chrono::milliseconds writeTimeout{10'000};
-  // The client's; never null.
-  std::shared_ptr<RouteDatabase> routeDatabase;
+  // The client's, while it lives. Weak: the route database keeps failed routes, whose addresses
+  // hold these settings (a strong reference would be a cycle, never freed).
+  std::weak_ptr<RouteDatabase> routeDatabase;
 };
 
 }  // namespace tern::internal

@@ -49,10 +49,10 @@ namespace {
 
 // A launched plan, and for a race the queue its TCP connect runs on.
 struct Attempt {
-  explicit Attempt(std::unique_ptr<RoutePlanner::Plan> plan) : plan(std::move(plan)) {}
+  explicit Attempt(RoutePlanner::PlanPtr plan) : plan(std::move(plan)) {}
   ~Attempt() { queue.reset(); }  // Waits for a TCP connect still running (canceled first).
 
-  std::unique_ptr<RoutePlanner::Plan> plan;
+  RoutePlanner::PlanPtr plan;
   std::unique_ptr<TaskQueue> queue;  // Null: connected on the call's thread.
   std::exception_ptr tcpFailure;     // Set by the connect, before the attempt is finished.
 };
@@ -60,7 +60,7 @@ struct Attempt {
 }  // namespace
 
 std::shared_ptr<RealConnection> FastFallbackFinder::find() {
-  std::unique_ptr<RoutePlanner::Plan> first = planner_.plan();
+  RoutePlanner::PlanPtr first = planner_.plan();
   if (first->isReady()) return first->handleSuccess();
 
   struct Race {
@@ -80,7 +80,7 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
     race->finished.push_back(attempt);
     race->changed.notify_all();
   };
-  auto launch = [&](std::unique_ptr<RoutePlanner::Plan> plan) {
+  auto launch = [&](RoutePlanner::PlanPtr plan) {
     auto attempt = std::make_unique<Attempt>(std::move(plan));
     Attempt* raw = attempt.get();
     raw->plan->launched();

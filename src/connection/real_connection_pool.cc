@@ -488,7 +488,10 @@ std::chrono::nanoseconds RealConnectionPool::ensureMinimumConnections(Policy& po
   // pool. The codec it makes for the exchange that never comes is dropped unused.
   const AddressConnectSettings& connect = *AddressAccess::connectSettings(*address);
   try {
-    ExchangeFinder finder(*this, *address, connect.settings, *connect.routeDatabase, *user);
+    // The client's route database, or one of its own once the client is gone.
+    std::shared_ptr<RouteDatabase> routeDatabase = connect.routeDatabase.lock();
+    if (!routeDatabase) routeDatabase = std::make_shared<RouteDatabase>();
+    ExchangeFinder finder(*this, *address, connect.settings, *routeDatabase, *user);
     finder.find(connect.connectTimeout, connect.readTimeout, connect.writeTimeout, false);
   } catch (const std::exception&) {
     // Why it failed (DNS, refused, TLS, a limit, a cancel) is of no use to anyone: there is no

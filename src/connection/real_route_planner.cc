@@ -35,27 +35,21 @@ struct RealRoutePlanner::Attempt {
   }
 };
 
-// A connection the call may use as it is: its own, or one from the pool (already reported
-// acquired).
-class RealRoutePlanner::ReusePlan final : public Plan {
- public:
-  explicit ReusePlan(std::shared_ptr<RealConnection> connection)
-      : connection_(std::move(connection)) {}
-  bool isReady() const override { return true; }
-  void launched() override { throw std::logic_error("ReusePlan: nothing to connect"); }
-  std::exception_ptr connectTcp() override {
-    throw std::logic_error("ReusePlan: nothing to connect");
-  }
-  ConnectResult connectTlsEtc() override {
-    throw std::logic_error("ReusePlan: nothing to connect");
-  }
-  std::shared_ptr<RealConnection> handleSuccess() override { return connection_; }
-  void failed(std::exception_ptr) override {}
-  void cancel() override {}
-
- private:
-  std::shared_ptr<RealConnection> connection_;
-};
+bool RealRoutePlanner::ReusePlan::isReady() const { return true; }
+void RealRoutePlanner::ReusePlan::launched() {
+  throw std::logic_error("ReusePlan: nothing to connect");
+}
+std::exception_ptr RealRoutePlanner::ReusePlan::connectTcp() {
+  throw std::logic_error("ReusePlan: nothing to connect");
+}
+RoutePlanner::ConnectResult RealRoutePlanner::ReusePlan::connectTlsEtc() {
+  throw std::logic_error("ReusePlan: nothing to connect");
+}
+std::shared_ptr<RealConnection> RealRoutePlanner::ReusePlan::handleSuccess() {
+  return std::exchange(connection_, nullptr);
+}
+void RealRoutePlanner::ReusePlan::failed(std::exception_ptr) {}
+void RealRoutePlanner::ReusePlan::cancel() {}
 
 // A new connection over one route, with the connection spec its selector picks; through an HTTP
 // proxy that closed after a 407, with the authenticated CONNECT to send.
@@ -105,7 +99,7 @@ class RealRoutePlanner::ConnectPlan final : public Plan {
       // A TLS failure another connection spec may fix: the same route again with the next one.
       const bool retrySpec = planner_.settings_.retryOnConnectionFailure &&
                              specSelector_.connectionFailed(e) && !user.isCanceled();
-      std::unique_ptr<Plan> next;
+      PlanPtr next;
       if (retrySpec) {
         next =
             std::make_unique<ConnectPlan>(planner_, attempt_, connection_->route(), specSelector_);
@@ -204,12 +198,12 @@ std::shared_ptr<RealConnection> RealRoutePlanner::acquirePooled(
   return pooled;
 }
 
-std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::reusePlan(
-    std::shared_ptr<RealConnection> connection) {
-  return std::make_unique<ReusePlan>(std::move(connection));
+RoutePlanner::PlanPtr RealRoutePlanner::reusePlan(std::shared_ptr<RealConnection> connection) {
+  reusePlan_.connection_ = std::move(connection);
+  return PlanPtr(&reusePlan_, PlanDeleter(false));
 }
 
-std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::connectPlan(Route route) {
+RoutePlanner::PlanPtr RealRoutePlanner::connectPlan(Route route) {
   return std::make_unique<ConnectPlan>(*this, attempt_, std::move(route),
                                        ConnectionSpecSelector(address_.connectionSpecs()));
 }
@@ -223,7 +217,7 @@ void RealRoutePlanner::abandonLookup() {
   if (routeSelector_) routeSelector_->abandonLookup();
 }
 
-std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::plan() {
+RoutePlanner::PlanPtr RealRoutePlanner::plan() {
   endAttempt();
   if (user_.isCanceled()) throw InterruptedIOException("Canceled");
   const std::vector<std::shared_ptr<RealConnection>> excluded = this->excluded();
@@ -328,7 +322,7 @@ void RealRoutePlanner::setRacePlansListener(std::function<void()> listener) {
   if (routeSelector_) routeSelector_->setLookupListener(std::move(listener));
 }
 
-std::unique_ptr<RoutePlanner::Plan> RealRoutePlanner::nextRacePlan() {
+RoutePlanner::PlanPtr RealRoutePlanner::nextRacePlan() {
   if (!hasNextRacePlan()) return nullptr;
   return connectPlan(routeSelection_->next());
 }

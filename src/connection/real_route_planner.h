@@ -48,8 +48,8 @@ class RealRoutePlanner final : public RoutePlanner {
   }
 
   bool isCanceled() const override;
-  std::unique_ptr<Plan> plan() override;
-  std::unique_ptr<Plan> nextRacePlan() override;
+  PlanPtr plan() override;
+  PlanPtr nextRacePlan() override;
   bool hasNextRacePlan() override;
   bool awaitingRacePlans() const override;
   void setRacePlansListener(std::function<void()> listener) override;
@@ -72,8 +72,22 @@ class RealRoutePlanner final : public RoutePlanner {
 
  private:
   class ConnectPlan;
-  class ReusePlan;
   struct Attempt;
+
+  // A connection the call may use as it is: its own, or one from the pool (already reported
+  // acquired). The planner's own, given out by plan() without an allocation.
+  class ReusePlan final : public Plan {
+   public:
+    bool isReady() const override;
+    void launched() override;
+    std::exception_ptr connectTcp() override;
+    ConnectResult connectTlsEtc() override;
+    std::shared_ptr<RealConnection> handleSuccess() override;
+    void failed(std::exception_ptr e) override;
+    void cancel() override;
+
+    std::shared_ptr<RealConnection> connection_;
+  };
 
   // A pooled connection for this call (not one of `excluded`; see
   // RealConnectionPool::callAcquirePooledConnection() for `routes`), reported as acquired; or
@@ -85,8 +99,8 @@ class RealRoutePlanner final : public RoutePlanner {
   // A connection is found: the host's other address family is no longer waited for.
   void abandonLookup();
   std::vector<std::shared_ptr<RealConnection>> excluded();
-  std::unique_ptr<Plan> reusePlan(std::shared_ptr<RealConnection> connection);
-  std::unique_ptr<Plan> connectPlan(Route route);
+  PlanPtr reusePlan(std::shared_ptr<RealConnection> connection);
+  PlanPtr connectPlan(Route route);
 
   RealConnectionPool& pool_;
   const Address address_;
@@ -97,6 +111,7 @@ class RealRoutePlanner final : public RoutePlanner {
   std::optional<RouteSelector> routeSelector_;
   std::optional<RouteSelector::Selection> routeSelection_;
   std::shared_ptr<Attempt> attempt_;  // The attempt of the last plan(), until endAttempt().
+  ReusePlan reusePlan_;
   // trackFailure() may come from a body reader.
   std::atomic<int> refusedStreamCount_{0};
   std::atomic<int> connectionShutdownCount_{0};

@@ -14,16 +14,31 @@ class RealConnection;
 // HTTP/2 connection to another host that may be coalesced for this one, or connect a new one
 // over the next route. A finder (FastFallbackFinder) carries the plans out, racing several
 // connect plans when fast fallback is on. Abstract so that tests drive the finder with fake plans.
+// Deletes a RoutePlanner::Plan, unless its planner keeps it (a reuse plan is the planner's own:
+// finding a pooled connection allocates nothing).
+struct PlanDeleter {
+  PlanDeleter() noexcept {}
+  explicit PlanDeleter(bool owned) noexcept : owned(owned) {}
+  template <typename T>
+  PlanDeleter(std::default_delete<T>) noexcept {}  // NOLINT: from std::make_unique's.
+  bool owned = true;
+  template <typename Plan>
+  void operator()(Plan* plan) const {
+    if (owned) delete plan;
+  }
+};
+
 class RoutePlanner {
  public:
   class Plan;
+  using PlanPtr = std::unique_ptr<Plan, PlanDeleter>;
 
   // What connecting a plan's TLS (and tunnel, and HTTP/2 preface) gave: success (both null), a
   // failure, and/or a plan to try next (the same route with the next connection spec after a TLS
   // failure another spec may fix, or a new connection for a proxy that closed after a 407).
   struct ConnectResult {
     std::exception_ptr failure;
-    std::unique_ptr<Plan> nextPlan;
+    PlanPtr nextPlan;
   };
 
   // One way to a connection. A reuse plan is ready at once; a connect plan is carried out in
@@ -67,11 +82,11 @@ class RoutePlanner {
   // The preferred way to a connection now: a reuse plan or the first connect plan of a new
   // attempt. May block (DNS, a pool limit, another call connecting the same HTTP/2 address).
   // Throws IOException when there is no way left, InterruptedIOException if canceled.
-  virtual std::unique_ptr<Plan> plan() = 0;
+  virtual PlanPtr plan() = 0;
 
   // Another connect plan for the attempt plan() started, over the next route already resolved
   // (for a fast-fallback race, or after every plan in flight failed); null if none is left.
-  virtual std::unique_ptr<Plan> nextRacePlan() = 0;
+  virtual PlanPtr nextRacePlan() = 0;
 
   // True if nextRacePlan() has a plan to give now.
   virtual bool hasNextRacePlan() = 0;

@@ -113,7 +113,7 @@ class FakePlan final : public RoutePlanner::Plan {
   bool ready = false;
   // What connectTlsEtc() gives.
   std::exception_ptr tlsFailure;
-  std::unique_ptr<RoutePlanner::Plan> tlsNextPlan;
+  RoutePlanner::PlanPtr tlsNextPlan;
 
   bool isReady() const override { return ready; }
   void launched() override { log_.add(name_ + " launched"); }
@@ -167,16 +167,16 @@ class FakeRoutePlanner final : public RoutePlanner {
   std::atomic<bool> canceled{false};
 
   bool isCanceled() const override { return canceled; }
-  std::unique_ptr<Plan> plan() override { return take(); }
-  std::unique_ptr<Plan> nextRacePlan() override { return take(); }
+  PlanPtr plan() override { return take(); }
+  PlanPtr nextRacePlan() override { return take(); }
   bool hasNextRacePlan() override { return !plans_.empty(); }
   bool awaitingRacePlans() const override { return false; }
   void setRacePlansListener(std::function<void()>) override {}
 
  private:
-  std::unique_ptr<Plan> take() {
+  PlanPtr take() {
     if (plans_.empty()) throw IOException("no more plans");
-    std::unique_ptr<Plan> plan = std::move(plans_.front());
+    PlanPtr plan = std::move(plans_.front());
     plans_.pop_front();
     return plan;
   }
