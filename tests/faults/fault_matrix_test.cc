@@ -46,11 +46,9 @@ constexpr auto kReadTimeout = 300ms;
 constexpr auto kCallTimeout = 10s;
 const std::string kFaultBody = "the faulty response's body";
 const std::string kRequestBody(256 * 1024, 'p');  // Bigger than socket buffers: it streams.
-// What a proxy that hangs up before answering the CONNECT fails the call with. Known weakness:
-// unlike every other end of stream it names neither the proxy nor the origin
-// (RealConnection::createTunnel writes its CONNECT with Http1ExchangeCodec::writeRequest, so the
-// codec has no URL for its message); the fixed message will still start with this.
-const std::string kTunnelEndOfStream = "unexpected end of stream";
+// What a proxy that hangs up before answering the CONNECT fails the call with (the proxy's
+// RealConnection::createTunnel names; it once said only "unexpected end of stream").
+const std::string kTunnelEndOfStream = "unexpected end of stream on CONNECT (HTTP @ 127.0.0.1:";
 
 // What a cell must end with.
 enum class Expect {
@@ -184,7 +182,6 @@ std::vector<Fault> proxyFaults() {
   };
   std::vector<Fault> result;
   // The proxy reads the CONNECT and hangs up.
-  // (The message names neither the proxy nor the origin: kTunnelEndOfStream.)
   Fault& disconnect = result.emplace_back(proxyFault("ConnectDisconnect", {kTunnelEndOfStream}));
   disconnect.connectAnswer = connectAnswer(200, SocketPolicy::DisconnectAfterRequest{});
   // The proxy asks for credentials the client has no authenticator for.
