@@ -237,7 +237,7 @@ void RealConnection::createTunnel(Source& source, Sink& sink,
           "Too many tunnel connections attempted: " + std::to_string(kMaxTunnelAttempts) + where);
     }
     Http1ExchangeCodec codec(tunnelCarrier, *bufferedSource, *bufferedSink);
-    codec.writeRequest(request.headers(), "CONNECT " + target + " HTTP/1.1");
+    codec.writeRequest(request.headers(), "CONNECT " + target + " HTTP/1.1", "CONNECT" + where);
     codec.flushRequest();
     std::optional<Response::Builder> head = codec.readResponseHeaders(false);
     Response response = head->request(request).build();

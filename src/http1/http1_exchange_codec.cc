@@ -167,7 +167,8 @@ void Http1ExchangeCodec::noNewExchanges() {
 }
 
 std::string Http1ExchangeCodec::unexpectedEndOfStream() const {
-  return url_ ? "unexpected end of stream on " + url_->redact() : "unexpected end of stream";
+  if (url_) return "unexpected end of stream on " + url_->redact();
+  return subject_.empty() ? "unexpected end of stream" : "unexpected end of stream on " + subject_;
 }
 
 std::unique_ptr<Sink> Http1ExchangeCodec::createRequestBody(const Request& request,
@@ -208,8 +209,10 @@ void Http1ExchangeCodec::writeRequestHeaders(const Request& request) {
   }
 }
 
-void Http1ExchangeCodec::writeRequest(const Headers& headers, std::string_view requestLine) {
+void Http1ExchangeCodec::writeRequest(const Headers& headers, std::string_view requestLine,
+                                      std::string subject) {
   checkState(state_ == State::kIdle);
+  if (!subject.empty()) subject_ = std::move(subject);
   // Headers built leniently (copied from a response or a cache) could smuggle a line break into
   // the request; refuse before writing anything.
   for (const auto& [name, value] : headers) {
@@ -250,7 +253,9 @@ std::optional<Response::Builder> Http1ExchangeCodec::readResponseHeaders(bool ex
       if (isInformational(statusLine.code) && ++interimResponses_ > kMaxInterimResponses) {
         // The header budget bounds their bytes, not their number: tiny ones could keep the
         // call reading them until its timeout.
-        throw ProtocolException(tooManyInterimResponses(url_ ? url_->redact() : "the server"));
+        throw ProtocolException(tooManyInterimResponses(url_               ? url_->redact()
+                                                        : subject_.empty() ? "the server"
+                                                                           : subject_));
       }
       if (expectContinue && statusLine.code == 100) {
         return std::nullopt;  // Send the body now.

@@ -63,8 +63,10 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   void cancel() override;
 
   // Writes `requestLine` ("GET / HTTP/1.1", without CRLF) and `headers`, then the empty line.
-  // writeRequestHeaders() uses it; a proxy tunnel writes its CONNECT request with it directly.
-  void writeRequest(const Headers& headers, std::string_view requestLine);
+  // writeRequestHeaders() uses it; a proxy tunnel writes its CONNECT request with it directly,
+  // with a `subject` for failure messages to name, as a request's URL is named ("unexpected end
+  // of stream on CONNECT (HTTP @ proxy:3128 to example.com:443)").
+  void writeRequest(const Headers& headers, std::string_view requestLine, std::string subject = {});
 
   // Reads and drops the body of a response to CONNECT (RFC 9110 §9.3.6), which should be empty,
   // so the tunnel starts clean. Bounded by the source's timeout rather than
@@ -131,6 +133,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   HeadersReader headersReader_;
   State state_ = State::kIdle;
   std::optional<HttpUrl> url_;  // Of the request written, for error messages.
+  std::string subject_;         // Or what writeRequest() was told to name instead.
   bool noNewExchanges_ = false;
   bool responseComplete_ = false;  // The response body was read to its end.
   int interimResponses_ = 0;       // 1xx heads read, at most kMaxInterimResponses.

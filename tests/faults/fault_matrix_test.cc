@@ -1,30 +1,37 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
-// The fault matrix: every MockWebServer SocketPolicy × {http, https} × {sync, async} × {GET, POST
-// with a body}, over HTTP/1.1. In every cell the call ends (well inside its call timeout) with the
-// right response or an exception whose type and message match the fault; afterwards the pool
-// holds no broken connection, the next call to the same server succeeds, and no file descriptor
-// leaks. (HTTP/2's own faults, stream resets and GOAWAY, are in tests/http2.)
+// The fault matrix: every MockWebServer SocketPolicy × every transport (HTTP/1.1, HTTP/1.1 over
+// TLS, h2c, and through proxies: an HTTP proxy, a CONNECT tunnel, SOCKS5) × {sync, async} × {GET,
+// POST with a body}, and the proxies' own faults on their transport. In every cell the call ends
+// (well inside its call timeout) with the right response or an exception whose type and message
+// match the fault; afterwards the pool holds no broken connection, the next call to the same
+// server succeeds, and no file descriptor leaks. (HTTP/2's own faults, stream resets and GOAWAY,
+// are in tests/http2.)
 #include <gtest/gtest.h>
 
 #include <cstdio>
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "support/fd_count.h"
 #include "support/recording_event_listener.h"
+#include "support/socks5_relay.h"
 #include "support/tls_certificates.h"
 #include "tern/client.h"
+#include "tern/dns.h"
 #include "tern/mockwebserver/mock_web_server.h"
+#include "tern/proxy.h"
 
 namespace tern::testing {
 namespace {
@@ -39,6 +46,9 @@ constexpr auto kReadTimeout = 300ms;
 constexpr auto kCallTimeout = 10s;
 const std::string kFaultBody = "the faulty response's body";
 const std::string kRequestBody(256 * 1024, 'p');  // Bigger than socket buffers: it streams.
+// What a proxy that hangs up before answering the CONNECT fails the call with (the proxy's
+// RealConnection::createTunnel names; it once said only "unexpected end of stream").
+const std::string kTunnelEndOfStream = "unexpected end of stream on CONNECT (HTTP @ 127.0.0.1:";
 
 // What a cell must end with.
 enum class Expect {
@@ -67,6 +77,14 @@ struct Fault {
   bool keepsConnection = false;
   // HTTP/2 only: how long the connection takes to be retired after the failure.
   std::chrono::milliseconds settleBeforeNext{0};
+  // A fault of the proxy's own step, before the origin is reached (`policy` is then KeepOpen):
+  // how MockWebServer, as the tunnel's proxy, answers the CONNECT (CONNECT tunnel only), or what
+  // the SOCKS5 relay does (SOCKS5 only).
+  std::optional<MockResponse> connectAnswer = {};
+  Socks5Relay::Fault socksFault = Socks5Relay::Fault::kNone;
+  // For failures: the ProxyException's responseCode() the user sees, or nullopt when the failure
+  // must not be a ProxyException.
+  std::optional<int> proxyCode = {};
 };
 
 // gtest names the cell by the fault, not by its bytes.
@@ -148,28 +166,117 @@ std::vector<Fault> faults() {
   };
 }
 
+// Faults of the proxy's own step. Each fails the call whatever its method: the request never
+// reached the origin.
+std::vector<Fault> proxyFaults() {
+  auto proxyFault = [](std::string name, std::vector<std::string> messages) {
+    Fault fault{std::move(name), SocketPolicy::KeepOpen{}, Expect::kFailure, Expect::kFailure,
+                std::move(messages)};
+    return fault;
+  };
+  auto connectAnswer = [](int code, SocketPolicy policy) {
+    MockResponse::Builder builder;
+    builder.code(code).inTunnel().socketPolicy(policy);
+    if (code == 407) builder.addHeader("Proxy-Authenticate", "Basic realm=\"proxy\"");
+    return builder.build();
+  };
+  std::vector<Fault> result;
+  // The proxy reads the CONNECT and hangs up.
+  Fault& disconnect = result.emplace_back(proxyFault("ConnectDisconnect", {kTunnelEndOfStream}));
+  disconnect.connectAnswer = connectAnswer(200, SocketPolicy::DisconnectAfterRequest{});
+  // The proxy asks for credentials the client has no authenticator for.
+  Fault& unauthorized =
+      result.emplace_back(proxyFault("Connect407", {"Failed to authenticate with proxy (HTTP @ "}));
+  unauthorized.connectAnswer = connectAnswer(407, SocketPolicy::KeepOpen{});
+  unauthorized.proxyCode = 407;
+  // The proxy refuses the tunnel.
+  Fault& forbidden = result.emplace_back(
+      proxyFault("Connect403", {"Unexpected response code for CONNECT: 403 (HTTP @ "}));
+  forbidden.connectAnswer = connectAnswer(403, SocketPolicy::KeepOpen{});
+  forbidden.proxyCode = 403;
+  // A SOCKS5 proxy that hangs up after the greeting, answers as another version, or cannot
+  // connect to the origin.
+  Fault& closed = result.emplace_back(
+      proxyFault("SocksCloseAfterGreeting", {"SOCKS5 proxy closed the connection (SOCKS @ "}));
+  closed.socksFault = Socks5Relay::Fault::kCloseAfterGreeting;
+  Fault& version = result.emplace_back(
+      proxyFault("SocksBadVersion", {"not a SOCKS5 proxy: version 4 (SOCKS @ "}));
+  version.socksFault = Socks5Relay::Fault::kBadVersion;
+  Fault& refused = result.emplace_back(proxyFault(
+      "SocksRefused", {"SOCKS5 proxy could not connect: connection refused (5) (SOCKS @ "}));
+  refused.socksFault = Socks5Relay::Fault::kRefuseConnect;
+  refused.proxyCode = 0;
+  return result;
+}
+
 // Answers the first request (and the first connection's peek) with the fault, every later one
 // with "ok": retries and the follow-up call get a healthy answer.
+//
+// As a CONNECT proxy (`tunnel`), it first answers each connection's CONNECT: with
+// `connectAnswer` the first time if there is one (that is then the fault), else with a 200 that
+// opens the tunnel, after which the origin's requests meet the fault as on a direct connection.
+// DisconnectAtStart stays the proxy's: MockWebServer decides it on accepting the connection.
 class FaultThenOk final : public mockwebserver::Dispatcher {
  public:
-  explicit FaultThenOk(SocketPolicy policy)
-      : fault_(MockResponse::Builder().body(kFaultBody).socketPolicy(policy).build()) {}
+  explicit FaultThenOk(SocketPolicy policy, bool tunnel = false,
+                       std::optional<MockResponse> connectAnswer = {})
+      : fault_(MockResponse::Builder().body(kFaultBody).socketPolicy(policy).build()),
+        tunnel_(tunnel),
+        connectAnswer_(std::move(connectAnswer)) {}
 
-  MockResponse dispatch(const RecordedRequest&) override {
+  MockResponse dispatch(const RecordedRequest& request) override {
     std::lock_guard lock(mutex_);
+    if (tunnel_ && request.method() == "CONNECT") {
+      if (connectAnswer_ && !faulted_) return faultLocked(*connectAnswer_);
+      tunnelOpen() = true;
+      return MockResponse::Builder().code(200).inTunnel().build();
+    }
     if (faulted_) return MockResponse::Builder().body("ok").build();
-    faulted_ = true;
-    return fault_;
+    return faultLocked(fault_);
   }
   MockResponse peek() override {
     std::lock_guard lock(mutex_);
+    if (tunnel_ && !tunnelOpen()) {
+      if (!faulted_ && connectAnswer_) return *connectAnswer_;
+      if (!faulted_ && fault_.socketPolicy().is<SocketPolicy::DisconnectAtStart>()) return fault_;
+      return MockResponse::Builder().code(200).inTunnel().build();
+    }
     return faulted_ ? MockResponse() : fault_;
   }
 
+  // The fault happened before the server (in the SOCKS5 relay): every answer is "ok".
+  void faultedElsewhere() {
+    std::lock_guard lock(mutex_);
+    faulted_ = true;
+  }
+
+  // Waits until the fault has been dispatched (for DisconnectDuringRequestBody that happens after
+  // the server hung up), so the next request gets "ok".
+  bool awaitFault(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    return faultedChanged_.wait_for(lock, timeout, [this] { return faulted_; });
+  }
+
  private:
+  MockResponse faultLocked(const MockResponse& fault) {
+    faulted_ = true;
+    faultedChanged_.notify_all();
+    return fault;
+  }
+  // Whether the connection being served has its tunnel open. peek() is not told which connection
+  // asks, but MockWebServer serves each connection on a thread of its own (and decides
+  // DisconnectAtStart on its accept thread, which never opens a tunnel).
+  static bool& tunnelOpen() {
+    thread_local bool open = false;
+    return open;
+  }
+
   std::mutex mutex_;
+  std::condition_variable faultedChanged_;
   bool faulted_ = false;
   MockResponse fault_;
+  const bool tunnel_;
+  const std::optional<MockResponse> connectAnswer_;
 };
 
 // How a call ended: the response's code and body, or the exception.
@@ -179,6 +286,7 @@ struct Outcome {
   std::optional<std::string> failure;  // what() of the IOException
   bool timeout = false;                // It was a SocketTimeoutException.
   bool bodyFailed = false;             // The headers came, reading the body failed.
+  std::optional<int> proxyCode;        // It was a ProxyException with this responseCode().
 };
 
 Outcome readResponse(Response response) {
@@ -201,11 +309,20 @@ Outcome failed(const IOException& e) {
   Outcome outcome;
   outcome.failure = e.what();
   outcome.timeout = dynamic_cast<const SocketTimeoutException*>(&e) != nullptr;
+  if (const auto* proxy = dynamic_cast<const ProxyException*>(&e)) {
+    outcome.proxyCode = proxy->responseCode();
+  }
   return outcome;
 }
 
-// How the cell talks to the server.
-enum class Transport { kHttp1, kHttps1, kH2c };
+// How the cell talks to the server. Through proxies, HTTP/1.1 each: MockWebServer as an HTTP
+// proxy (absolute-form requests), as a CONNECT proxy and then the TLS origin inside the tunnel
+// (inTunnel()), and a SOCKS5 relay (tests/support/socks5_relay.h) in front of the cleartext
+// server.
+enum class Transport { kHttp1, kHttps1, kH2c, kHttpProxy, kHttpsTunnel, kSocks5 };
+constexpr Transport kTransports[] = {Transport::kHttp1,       Transport::kHttps1,
+                                     Transport::kH2c,         Transport::kHttpProxy,
+                                     Transport::kHttpsTunnel, Transport::kSocks5};
 
 std::string toString(Transport transport) {
   switch (transport) {
@@ -215,6 +332,12 @@ std::string toString(Transport transport) {
       return "Https1";
     case Transport::kH2c:
       return "H2c";
+    case Transport::kHttpProxy:
+      return "HttpProxy";
+    case Transport::kHttpsTunnel:
+      return "HttpsTunnel";
+    case Transport::kSocks5:
+      return "Socks5";
   }
   return "?";
 }
@@ -225,7 +348,13 @@ std::string toString(Transport transport) {
 //   stalls that stream only, so its connection stays healthy and pooled; StallSocketAtStart stalls
 //   the whole connection, which the ping sent after the timeout retires once it has gone unanswered
 //   for a second (OkHttp's degraded connection), so the next call waits for that.
+//
+// Through a CONNECT tunnel DisconnectAtStart is the proxy's: it hangs up before answering the
+// CONNECT (kTunnelEndOfStream).
 Fault forTransport(Fault fault, Transport transport) {
+  if (transport == Transport::kHttpsTunnel && fault.name == "DisconnectAtStart") {
+    fault.messages.push_back(kTunnelEndOfStream);
+  }
   if (transport != Transport::kH2c) return fault;
   if (fault.name == "DisconnectDuringRequestBody") {
     fault.get = fault.post = Expect::kResponse;
@@ -241,14 +370,27 @@ Fault forTransport(Fault fault, Transport transport) {
   return fault;
 }
 
+bool overTls(Transport transport) {
+  return transport == Transport::kHttps1 || transport == Transport::kHttpsTunnel;
+}
+
+// Whether `fault` can happen on `transport`: a TLS fault needs TLS, a proxy's fault its proxy.
+bool appliesTo(const Fault& fault, Transport transport) {
+  if (fault.connectAnswer) return transport == Transport::kHttpsTunnel;
+  if (fault.socksFault != Socks5Relay::Fault::kNone) return transport == Transport::kSocks5;
+  return !fault.httpsOnly || overTls(transport);
+}
+
 using Cell = std::tuple<Fault, Transport, bool /* async */, bool /* post */>;
 
-// Every fault over each transport (FailHandshake over https only), sync and async, GET and POST.
+// Every fault over each transport it applies to, sync and async, GET and POST.
 std::vector<Cell> cells() {
+  std::vector<Fault> all = faults();
+  for (Fault& fault : proxyFaults()) all.push_back(std::move(fault));
   std::vector<Cell> result;
-  for (const Fault& fault : faults()) {
-    for (Transport transport : {Transport::kHttp1, Transport::kHttps1, Transport::kH2c}) {
-      if (fault.httpsOnly && transport != Transport::kHttps1) continue;
+  for (const Fault& fault : all) {
+    for (Transport transport : kTransports) {
+      if (!appliesTo(fault, transport)) continue;
       for (bool async : {false, true}) {
         for (bool post : {false, true}) {
           result.emplace_back(forTransport(fault, transport), transport, async, post);
@@ -262,7 +404,7 @@ std::vector<Cell> cells() {
 class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
  protected:
   void SetUp() override {
-    if (transport() == Transport::kHttps1) {
+    if (https()) {
       server_->useHttps(certificates_.server());
       // HTTP/1.1 over TLS: the client offers only that.
       client_ = client_->newBuilder()
@@ -273,11 +415,27 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
       server_->setProtocols({Protocol::H2_PRIOR_KNOWLEDGE});
       client_ = client_->newBuilder().protocols({Protocol::H2_PRIOR_KNOWLEDGE}).build();
     }
+    // Through a proxy the client never looks the origin up: the proxy is an IP literal, and so
+    // is the origin SOCKS5 is asked for (the HTTP proxies get a name only they could resolve).
+    const auto noDns = Dns::of([](const std::string& host) -> std::vector<InetAddress> {
+      throw UnknownHostException("no DNS through a proxy: " + host);
+    });
+    if (transport() == Transport::kHttpProxy || transport() == Transport::kHttpsTunnel) {
+      client_ =
+          client_->newBuilder().proxy(Proxy::http("127.0.0.1", server_->port())).dns(noDns).build();
+    } else if (transport() == Transport::kSocks5) {
+      socks5_.emplace();
+      socks5_->failNext(fault().socksFault);
+      client_ = client_->newBuilder()
+                    .proxy(Proxy::socks5("127.0.0.1", socks5_->port()))
+                    .dns(noDns)
+                    .build();
+    }
   }
 
   const Fault& fault() const { return std::get<0>(GetParam()); }
   Transport transport() const { return std::get<1>(GetParam()); }
-  bool https() const { return transport() == Transport::kHttps1; }
+  bool https() const { return overTls(transport()); }
   bool async() const { return std::get<2>(GetParam()); }
   bool post() const { return std::get<3>(GetParam()); }
 
@@ -291,7 +449,11 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
 
   Request request(const std::string& path) {
     Request::Builder builder;
-    builder.url(server_->url(path));
+    HttpUrl url = server_->url(path);
+    // An HTTP proxy is sent the whole URL, whatever its host: "origin.test" shows it is not
+    // the proxy's address that goes there.
+    if (transport() == Transport::kHttpProxy) url = url.newBuilder().host("origin.test").build();
+    builder.url(url);
     if (post()) builder.post(RequestBody::create(kRequestBody));
     return builder.build();
   }
@@ -321,9 +483,31 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
     return future.get();
   }
 
+  // What reached the server took the transport's way: through an HTTP proxy every request in
+  // absolute form; through a tunnel every connection opened by a CONNECT, its requests in TLS.
+  void checkRecordedRequests() {
+    std::set<int> tunnels;  // The connections that carried a CONNECT.
+    while (std::optional<RecordedRequest> recorded = server_->takeRequest(0ms)) {
+      const std::string& line = recorded->requestLine();
+      if (line.empty()) continue;  // A connection the server broke before reading it.
+      if (transport() == Transport::kHttpProxy) {
+        EXPECT_NE(line.find(" http://origin.test:"), std::string::npos) << line;
+      } else if (transport() == Transport::kHttpsTunnel && recorded->method() == "CONNECT") {
+        EXPECT_TRUE(line.ends_with(":" + std::to_string(server_->port()) + " HTTP/1.1")) << line;
+        tunnels.insert(recorded->connectionIndex());
+      } else if (transport() == Transport::kHttpsTunnel) {
+        EXPECT_TRUE(tunnels.contains(recorded->connectionIndex())) << line;
+        EXPECT_TRUE(recorded->handshake()) << line;
+      } else {
+        EXPECT_NE(line.find(" /"), std::string::npos) << line;
+      }
+    }
+  }
+
   int baselineFds_ = openFileDescriptorCount();
   TestCertificates certificates_;
   std::optional<MockWebServer> server_{std::in_place};
+  std::optional<Socks5Relay> socks5_;  // Between the client and server_ over kSocks5.
   // Every call's events are checked too, whatever the fault did to it.
   std::shared_ptr<RecordingEventListener::Factory> events_ =
       std::make_shared<RecordingEventListener::Factory>();
@@ -337,7 +521,10 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
 };
 
 TEST_P(FaultMatrixTest, CallEndsAsTheFaultDictatesAndTheNextCallSucceeds) {
-  server_->setDispatcher(std::make_shared<FaultThenOk>(fault().policy));
+  auto dispatcher = std::make_shared<FaultThenOk>(
+      fault().policy, transport() == Transport::kHttpsTunnel, fault().connectAnswer);
+  if (fault().socksFault != Socks5Relay::Fault::kNone) dispatcher->faultedElsewhere();
+  server_->setDispatcher(dispatcher);
   const Expect expect = post() ? fault().post : fault().get;
 
   const auto start = std::chrono::steady_clock::now();
@@ -361,6 +548,7 @@ TEST_P(FaultMatrixTest, CallEndsAsTheFaultDictatesAndTheNextCallSucceeds) {
           << "expected a failure, got " << outcome.code << " " << outcome.body;
       EXPECT_EQ(outcome.bodyFailed, expect == Expect::kBodyFailure) << *outcome.failure;
       EXPECT_EQ(outcome.timeout, fault().timeout) << *outcome.failure;
+      EXPECT_EQ(outcome.proxyCode, fault().proxyCode) << *outcome.failure;
       const std::vector<std::string> expected = messages();
       EXPECT_TRUE(std::any_of(expected.begin(), expected.end(), [&](const std::string& message) {
         return outcome.failure->find(message) != std::string::npos;
@@ -381,13 +569,12 @@ TEST_P(FaultMatrixTest, CallEndsAsTheFaultDictatesAndTheNextCallSucceeds) {
 
   if (fault().serverSurvives) {
     std::this_thread::sleep_for(fault().settleBeforeNext);
-    // The server has dispatched the fault (for DisconnectDuringRequestBody that happens after it
-    // hung up): the next request gets "ok".
-    EXPECT_TRUE(server_->takeRequest(5s)) << "the server never saw the faulty request";
+    EXPECT_TRUE(dispatcher->awaitFault(5s)) << "the server never dispatched the fault";
     Outcome next = run(request("/next"));
     EXPECT_FALSE(next.failure) << *next.failure;
     EXPECT_EQ(next.body, "ok");
   }
+  checkRecordedRequests();
 
   events_->checkAllCallsEnded();
 
@@ -395,6 +582,7 @@ TEST_P(FaultMatrixTest, CallEndsAsTheFaultDictatesAndTheNextCallSucceeds) {
   client_->connectionPool()->evictAll();
   client_.reset();
   server_.reset();
+  socks5_.reset();
   EXPECT_TRUE(fileDescriptorsReturnTo(baselineFds_))
       << "file descriptors leaked: " << openFileDescriptorCount() << " open, " << baselineFds_
       << " before the cell";
@@ -409,14 +597,19 @@ INSTANTIATE_TEST_SUITE_P(Faults, FaultMatrixTest, ::testing::ValuesIn(cells()), 
 
 // The matrix's size, printed so docs/reliability.md quotes the real count
 // (`tern_faults_tests --gtest_filter=FaultMatrixSize.*`), and checked against its shape: every
-// fault × 3 transports × sync/async × GET/POST, except the TLS-only faults on one transport.
+// fault × 6 transports × sync/async × GET/POST, except the TLS-only faults on the 2 TLS
+// transports and each proxy's own faults on its transport alone.
 TEST(FaultMatrixSize, EveryFaultOnEveryTransportSyncAndAsyncGetAndPost) {
   size_t tlsOnly = 0;
   for (const Fault& fault : faults()) tlsOnly += fault.httpsOnly ? 1 : 0;
-  const size_t expected = (faults().size() - tlsOnly) * 3 * 2 * 2 + tlsOnly * 2 * 2;
+  const size_t proxyOnly = proxyFaults().size();
+  const size_t expected =
+      ((faults().size() - tlsOnly) * std::size(kTransports) + tlsOnly * 2 + proxyOnly) * 2 * 2;
   EXPECT_EQ(cells().size(), expected);
-  std::printf("fault matrix: %zu faults (%zu over TLS only), %zu cells\n", faults().size(), tlsOnly,
-              cells().size());
+  std::printf(
+      "fault matrix: %zu faults (%zu over TLS only) on %zu transports, %zu proxy faults, "
+      "%zu cells\n",
+      faults().size(), tlsOnly, std::size(kTransports), proxyOnly, cells().size());
 }
 
 }  // namespace
