@@ -1,0 +1,1008 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "cache/disk_lru_cache.h"
+
+#include <charconv>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+#include "tern/buffer.h"
+#include "tern/buffered_source.h"
+#include "tern/timeout.h"
+
+namespace tern::internal {
+
+namespace {
+
+constexpr std::string_view kClean = "CLEAN";
+constexpr std::string_view kDirty = "DIRTY";
+constexpr std::string_view kRemove = "REMOVE";
+constexpr std::string_view kRead = "READ";
+
+bool isLegalKey(std::string_view key) {
+  if (key.empty() || key.size() > 120) return false;
+  for (char c : key) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return false;
+  }
+  return true;
+}
+
+void validateKey(std::string_view key) {
+  if (!isLegalKey(key)) {
+    throw std::invalid_argument("keys must match regex [a-z0-9_-]{1,120}: \"" + std::string(key) +
+                                "\"");
+  }
+}
+
+IOException unexpectedLine(std::string_view line) {
+  return IOException("unexpected journal line: " + std::string(line));
+}
+
+void writeTo(Sink& sink, std::string_view text) {
+  Buffer buffer;
+  buffer.writeUtf8(text);
+  sink.write(buffer, buffer.size());
+}
+
+// A sink that drops everything: an editor's sink once its edit is detached.
+class BlackholeSink final : public Sink {
+ public:
+  void write(Buffer& source, int64_t byteCount) override { source.skip(byteCount); }
+  void flush() override {}
+  Timeout& timeout() override { return timeout_; }
+  void close() override {}
+
+ private:
+  Timeout timeout_;
+};
+
+// Directories open in this process, so a second open here gets its own message ("in same
+// process") rather than the other process's.
+std::mutex openDirectoriesMutex;
+std::set<std::string>& openDirectories() {
+  static std::set<std::string> directories;
+  return directories;
+}
+
+std::string directoryKey(const std::filesystem::path& directory) {
+  std::error_code error;
+  auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(directory), error);
+  return (error ? directory : canonical).string();
+}
+
+}  // namespace
+
+// Entry and editor bookkeeping; every field is guarded by the cache's mutex_.
+struct DiskLruCache::Entry {
+  std::string key;
+  std::vector<int64_t> lengths;
+  std::vector<std::filesystem::path> cleanFiles;
+  std::vector<std::filesystem::path> dirtyFiles;
+  bool readable = false;  // Ever published.
+  bool zombie = false;    // Delete when the current edit or the last reader ends.
+  std::shared_ptr<EditorState> currentEditor;
+  int lockingSourceCount = 0;  // Open readers, counted only where open files cannot be deleted.
+  int64_t sequenceNumber = 0;  // Of the most recent commit.
+};
+
+struct DiskLruCache::EditorState {
+  std::shared_ptr<Entry> entry;
+  std::vector<bool> written;  // For a new entry: which values were opened for writing.
+  bool done = false;
+};
+
+// The lock on a cache directory: this process's registry entry plus the lock file.
+class DiskLruCache::CacheLock {
+ public:
+  CacheLock(FileSystem& fileSystem, const std::filesystem::path& directory)
+      : key_(directoryKey(directory)) {
+    {
+      std::lock_guard<std::mutex> lock(openDirectoriesMutex);
+      if (!openDirectories().insert(key_).second) {
+        throw IOException("Cache already open at '" + directory.string() + "' in same process");
+      }
+    }
+    try {
+      fileLock_ = fileSystem.tryLock(directory / kLockFile);
+    } catch (...) {
+      release();
+      throw;
+    }
+    if (!fileLock_) {
+      release();
+      throw IOException("Cache already open at '" + directory.string() + "' in another process");
+    }
+  }
+  ~CacheLock() {
+    fileLock_.reset();
+    release();
+  }
+  CacheLock(const CacheLock&) = delete;
+  CacheLock& operator=(const CacheLock&) = delete;
+
+ private:
+  void release() {
+    std::lock_guard<std::mutex> lock(openDirectoriesMutex);
+    openDirectories().erase(key_);
+  }
+  std::string key_;
+  std::unique_ptr<FileLock> fileLock_;
+};
+
+// A value's source where open files cannot be deleted: counts as a reader of its entry until
+// closed, so a removal waits (the entry becomes a zombie) for the last one.
+class DiskLruCache::EntrySource final : public Source {
+ public:
+  EntrySource(std::shared_ptr<DiskLruCache> cache, std::shared_ptr<Entry> entry,
+              std::unique_ptr<Source> delegate)
+      : cache_(std::move(cache)), entry_(std::move(entry)), delegate_(std::move(delegate)) {}
+  ~EntrySource() override {
+    try {
+      close();
+    } catch (const std::exception&) {
+      // Destruction cannot report a failed close; the descriptor is released regardless.
+    }
+  }
+  int64_t read(Buffer& sink, int64_t byteCount) override {
+    return delegate_->read(sink, byteCount);
+  }
+  Timeout& timeout() override { return delegate_->timeout(); }
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    delegate_->close();
+    cache_->sourceClosed(entry_);
+  }
+
+ private:
+  std::shared_ptr<DiskLruCache> cache_;
+  std::shared_ptr<Entry> entry_;
+  std::unique_ptr<Source> delegate_;
+  bool closed_ = false;
+};
+
+// An editor's value sink. It never throws from write, flush or close: the first IOException
+// detaches the edit (so commit() stores nothing) and later bytes are dropped, as OkHttp's
+// FaultHidingSink. A caller streaming a response into the cache must not fail because the disk
+// did.
+class DiskLruCache::EditorSink final : public Sink {
+ public:
+  EditorSink(std::shared_ptr<DiskLruCache> cache, std::shared_ptr<EditorState> editor,
+             std::unique_ptr<Sink> delegate)
+      : cache_(std::move(cache)), editor_(std::move(editor)), delegate_(std::move(delegate)) {}
+
+  void write(Buffer& source, int64_t byteCount) override {
+    if (hasErrors_) {
+      source.skip(byteCount);
+      return;
+    }
+    guarded([&] { delegate_->write(source, byteCount); });
+  }
+  void flush() override {
+    if (!hasErrors_) guarded([&] { delegate_->flush(); });
+  }
+  Timeout& timeout() override { return delegate_->timeout(); }
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    guarded([&] { delegate_->close(); });
+  }
+
+ private:
+  template <typename F>
+  void guarded(F&& f) {
+    try {
+      f();
+    } catch (const IOException&) {
+      hasErrors_ = true;
+      MutexLock lock(cache_->mutex_);
+      try {
+        cache_->detachLocked(editor_);
+      } catch (const IOException&) {
+        // The dirty file could not be deleted: it is removed when the cache next opens (the
+        // journal holds a DIRTY line for it and no CLEAN one).
+      }
+    }
+  }
+
+  std::shared_ptr<DiskLruCache> cache_;
+  std::shared_ptr<EditorState> editor_;
+  std::unique_ptr<Sink> delegate_;
+  bool hasErrors_ = false;
+  bool closed_ = false;
+};
+
+std::shared_ptr<DiskLruCache> DiskLruCache::open(std::shared_ptr<FileSystem> fileSystem,
+                                                 std::filesystem::path directory, int appVersion,
+                                                 int valueCount, int64_t maxSize,
+                                                 std::shared_ptr<TaskRunner> taskRunner) {
+  if (!fileSystem) throw std::invalid_argument("DiskLruCache: fileSystem is null");
+  if (!taskRunner) throw std::invalid_argument("DiskLruCache: taskRunner is null");
+  if (maxSize <= 0) throw std::invalid_argument("maxSize <= 0: " + std::to_string(maxSize));
+  if (valueCount <= 0) {
+    throw std::invalid_argument("valueCount <= 0: " + std::to_string(valueCount));
+  }
+  auto cache =
+      std::make_shared<DiskLruCache>(PassKey(), std::move(fileSystem), std::move(directory),
+                                     appVersion, valueCount, maxSize, std::move(taskRunner));
+  std::weak_ptr<DiskLruCache> weak = cache;
+  cache->cleanupTask_ = Task::of("tern Cache", true, [weak] {
+    if (auto strong = weak.lock()) strong->runCleanup();
+    return Task::kNoRepeat;
+  });
+  return cache;
+}
+
+DiskLruCache::DiskLruCache(PassKey, std::shared_ptr<FileSystem> fileSystem,
+                           std::filesystem::path directory, int appVersion, int valueCount,
+                           int64_t maxSize, std::shared_ptr<TaskRunner> taskRunner)
+    : fileSystem_(std::move(fileSystem)),
+      directory_(std::move(directory)),
+      appVersion_(appVersion),
+      valueCount_(valueCount),
+      taskRunner_(std::move(taskRunner)),
+      cleanupQueue_(taskRunner_->newQueue("tern Cache " + directory_.string())),
+      maxSize_(maxSize) {}
+
+DiskLruCache::~DiskLruCache() {
+  // The queue first: no cleanup starts once the cache is going (a running one holds it).
+  cleanupQueue_.reset();
+  MutexLock lock(mutex_);
+  try {
+    closeLocked();
+  } catch (const std::exception&) {
+    // Destruction cannot report it; the files stay and the journal is read again next time.
+  }
+  cacheLock_.reset();
+}
+
+void DiskLruCache::initialize() {
+  MutexLock lock(mutex_);
+  initializeLocked();
+}
+
+void DiskLruCache::initializeLocked() {
+  if (initialized_) return;
+  fileSystem_->createDirectories(directory_);
+  cacheLock_ = std::make_unique<CacheLock>(*fileSystem_, directory_);
+  try {
+    // A crash during a rebuild may leave only the backup.
+    if (fileSystem_->exists(file(kJournalFileBackup))) {
+      if (fileSystem_->exists(file(kJournalFile))) {
+        fileSystem_->deleteIfExists(file(kJournalFileBackup));
+      } else {
+        fileSystem_->atomicMove(file(kJournalFileBackup), file(kJournalFile));
+      }
+    }
+    civilized_ = fileSystem_->deletesOpenFiles();
+    if (fileSystem_->exists(file(kJournalFile))) {
+      try {
+        readJournalLocked();
+        processJournalLocked();
+        initialized_ = true;
+        return;
+      } catch (const IOException&) {
+        // The journal is corrupt (or unreadable): as OkHttp, start over with an empty cache. A
+        // failure to delete propagates: the file system itself is in trouble.
+        journalWriter_.reset();
+        lru_.clear();
+        entries_.clear();
+        size_ = 0;
+        deleteContentsLocked();
+      }
+    }
+    rebuildJournalLocked();
+    initialized_ = true;
+  } catch (...) {
+    journalWriter_.reset();
+    lru_.clear();
+    entries_.clear();
+    size_ = 0;
+    cacheLock_.reset();  // Leave without the lock, so a later attempt can take it.
+    throw;
+  }
+}
+
+void DiskLruCache::readJournalLocked() {
+  std::unique_ptr<BufferedSource> in = buffer(fileSystem_->source(file(kJournalFile)));
+  std::string magic = in->readUtf8LineStrict();
+  std::string version = in->readUtf8LineStrict();
+  std::string appVersion = in->readUtf8LineStrict();
+  std::string valueCount = in->readUtf8LineStrict();
+  std::string blank = in->readUtf8LineStrict();
+  if (magic != kMagic || version != kVersion1 || appVersion != std::to_string(appVersion_) ||
+      valueCount != std::to_string(valueCount_) || !blank.empty()) {
+    throw IOException("unexpected journal header: [" + magic + ", " + version + ", " + valueCount +
+                      ", " + blank + "]");
+  }
+  int lineCount = 0;
+  while (true) {
+    std::string line;
+    try {
+      line = in->readUtf8LineStrict();
+    } catch (const EOFException&) {
+      break;  // The end of the journal, or a truncated last line (checked below).
+    }
+    readJournalLineLocked(line);
+    lineCount++;
+  }
+  redundantOpCount_ = lineCount - static_cast<int>(entries_.size());
+  bool truncated = !in->exhausted();
+  in->close();
+  if (truncated) {
+    // A crash mid-append: rewrite the journal before appending to it.
+    rebuildJournalLocked();
+  } else {
+    openJournalWriterLocked();
+  }
+}
+
+void DiskLruCache::readJournalLineLocked(std::string_view line) {
+  size_t firstSpace = line.find(' ');
+  if (firstSpace == std::string_view::npos) throw unexpectedLine(line);
+  size_t keyBegin = firstSpace + 1;
+  size_t secondSpace = line.find(' ', keyBegin);
+  std::string key;
+  if (secondSpace == std::string_view::npos) {
+    key = line.substr(keyBegin);
+    if (firstSpace == kRemove.size() && line.starts_with(kRemove)) {
+      if (auto it = entries_.find(key); it != entries_.end()) {
+        lru_.erase(it->second);
+        entries_.erase(it);
+      }
+      return;
+    }
+  } else {
+    key = line.substr(keyBegin, secondSpace - keyBegin);
+  }
+  // Stricter than OkHttp: a key that could not have been written names files outside the
+  // directory ("../x"), which processing a DIRTY line would delete.
+  if (!isLegalKey(key)) throw unexpectedLine(line);
+
+  std::shared_ptr<Entry> entry = findLocked(key);
+  if (!entry) {
+    entry = newEntry(key);
+    lru_.push_back(entry);
+    entries_[key] = std::prev(lru_.end());
+  }
+
+  if (secondSpace != std::string_view::npos && firstSpace == kClean.size() &&
+      line.starts_with(kClean)) {
+    std::string_view rest = line.substr(secondSpace + 1);
+    std::vector<int64_t> lengths;
+    size_t start = 0;
+    while (true) {
+      size_t end = rest.find(' ', start);
+      std::string_view part = rest.substr(start, end == std::string_view::npos ? end : end - start);
+      int64_t value = 0;
+      auto [ptr, error] = std::from_chars(part.data(), part.data() + part.size(), value);
+      // Lengths are plain decimal numbers; a sign or anything else is corruption.
+      if (part.empty() || error != std::errc() || ptr != part.data() + part.size() ||
+          part[0] == '-') {
+        throw unexpectedLine(line);
+      }
+      lengths.push_back(value);
+      if (end == std::string_view::npos) break;
+      start = end + 1;
+    }
+    if (static_cast<int>(lengths.size()) != valueCount_) throw unexpectedLine(line);
+    entry->readable = true;
+    entry->currentEditor = nullptr;
+    entry->lengths = std::move(lengths);
+  } else if (secondSpace == std::string_view::npos && firstSpace == kDirty.size() &&
+             line.starts_with(kDirty)) {
+    auto editor = std::make_shared<EditorState>();
+    editor->entry = entry;
+    entry->currentEditor = editor;
+  } else if (secondSpace == std::string_view::npos && firstSpace == kRead.size() &&
+             line.starts_with(kRead)) {
+    // findLocked() already moved it to the head of the LRU order.
+  } else {
+    throw unexpectedLine(line);
+  }
+}
+
+void DiskLruCache::processJournalLocked() {
+  fileSystem_->deleteIfExists(file(kJournalFileTemp));
+  for (auto it = lru_.begin(); it != lru_.end();) {
+    Entry& entry = **it;
+    if (!entry.currentEditor) {
+      for (int64_t length : entry.lengths) size_ += length;
+      ++it;
+    } else {
+      // Edited when the process ended: the files may be partial.
+      entry.currentEditor = nullptr;
+      for (int i = 0; i < valueCount_; i++) {
+        fileSystem_->deleteIfExists(entry.cleanFiles[i]);
+        fileSystem_->deleteIfExists(entry.dirtyFiles[i]);
+      }
+      entries_.erase(entry.key);
+      it = lru_.erase(it);
+    }
+  }
+}
+
+void DiskLruCache::rebuildJournalLocked() {
+  if (journalWriter_) {
+    try {
+      journalWriter_->close();
+    } catch (const IOException&) {
+      // The old journal is being replaced; what it failed to write is in the new one.
+    }
+    journalWriter_.reset();
+  }
+  Buffer contents;
+  contents.writeUtf8(kMagic).writeUtf8("\n").writeUtf8(kVersion1).writeUtf8("\n");
+  contents.writeDecimalLong(appVersion_).writeUtf8("\n");
+  contents.writeDecimalLong(valueCount_).writeUtf8("\n\n");
+  for (const auto& entry : lru_) {
+    if (entry->currentEditor) {
+      contents.writeUtf8(kDirty).writeUtf8(" ").writeUtf8(entry->key).writeUtf8("\n");
+    } else {
+      contents.writeUtf8(kClean).writeUtf8(" ").writeUtf8(entry->key);
+      for (int64_t length : entry->lengths) contents.writeUtf8(" ").writeDecimalLong(length);
+      contents.writeUtf8("\n");
+    }
+  }
+  {
+    std::unique_ptr<Sink> tmp = fileSystem_->sink(file(kJournalFileTemp));
+    tmp->write(contents, contents.size());
+    tmp->close();
+  }
+  if (fileSystem_->exists(file(kJournalFile))) {
+    fileSystem_->atomicMove(file(kJournalFile), file(kJournalFileBackup));
+    fileSystem_->atomicMove(file(kJournalFileTemp), file(kJournalFile));
+    fileSystem_->deleteIfExists(file(kJournalFileBackup));
+  } else {
+    fileSystem_->atomicMove(file(kJournalFileTemp), file(kJournalFile));
+  }
+  openJournalWriterLocked();
+  redundantOpCount_ = 0;
+  hasJournalErrors_ = false;
+  mostRecentRebuildFailed_ = false;
+}
+
+void DiskLruCache::openJournalWriterLocked() {
+  journalWriter_ = fileSystem_->sink(file(kJournalFile), true);
+}
+
+void DiskLruCache::writeJournalLocked(std::string_view line) {
+  // Once a write failed the journal may end mid-line: nothing more is appended until a rebuild
+  // replaces it (OkHttp's FaultHidingSink on the journal).
+  if (!journalWriter_ || hasJournalErrors_) return;
+  try {
+    writeTo(*journalWriter_, line);
+  } catch (const IOException&) {
+    hasJournalErrors_ = true;
+  }
+}
+
+bool DiskLruCache::journalRebuildRequiredLocked() {
+  // Only when it at least halves the journal and drops 2,000 lines.
+  return redundantOpCount_ >= kRedundantOpCompactThreshold &&
+         redundantOpCount_ >= static_cast<int>(entries_.size());
+}
+
+std::shared_ptr<DiskLruCache::Entry> DiskLruCache::findLocked(const std::string& key) {
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return nullptr;
+  lru_.splice(lru_.end(), lru_, it->second);  // Most recently used last.
+  return *it->second;
+}
+
+std::shared_ptr<DiskLruCache::Entry> DiskLruCache::newEntry(const std::string& key) {
+  auto entry = std::make_shared<Entry>();
+  entry->key = key;
+  entry->lengths.assign(valueCount_, 0);
+  for (int i = 0; i < valueCount_; i++) {
+    std::string name = key + "." + std::to_string(i);
+    entry->cleanFiles.push_back(directory_ / name);
+    entry->dirtyFiles.push_back(directory_ / (name + ".tmp"));
+  }
+  return entry;
+}
+
+std::unique_ptr<DiskLruCache::Snapshot> DiskLruCache::get(std::string_view key) {
+  MutexLock lock(mutex_);
+  initializeLocked();
+  checkNotClosedLocked();
+  validateKey(key);
+  std::shared_ptr<Entry> entry = findLocked(std::string(key));
+  if (!entry) return nullptr;
+  std::unique_ptr<Snapshot> snapshot = snapshotLocked(entry);
+  if (!snapshot) return nullptr;
+  redundantOpCount_++;
+  writeJournalLocked(std::string(kRead) + " " + std::string(key) + "\n");
+  if (journalRebuildRequiredLocked()) scheduleCleanupLocked();
+  return snapshot;
+}
+
+std::unique_ptr<DiskLruCache::Snapshot> DiskLruCache::snapshotLocked(
+    const std::shared_ptr<Entry>& entry) {
+  if (!entry->readable) return nullptr;
+  if (!civilized_ && (entry->currentEditor || entry->zombie)) return nullptr;
+  // Open every value now, so the snapshot is one edit's values even if another commits later.
+  std::vector<std::unique_ptr<Source>> sources;
+  try {
+    for (int i = 0; i < valueCount_; i++)
+      sources.push_back(fileSystem_->source(entry->cleanFiles[i]));
+  } catch (const FileNotFoundException&) {
+    // A file was deleted behind our back: drop the entry so the size stays true.
+    for (auto& source : sources) {
+      try {
+        source->close();
+      } catch (const IOException&) {
+        // Only read from: nothing is lost.
+      }
+    }
+    try {
+      removeEntryLocked(entry);
+    } catch (const IOException&) {
+      // The entry stays in the journal; its missing file drops it again next time.
+    }
+    return nullptr;
+  }
+  if (!civilized_) {
+    for (auto& source : sources) {
+      entry->lockingSourceCount++;
+      source = std::make_unique<EntrySource>(shared_from_this(), entry, std::move(source));
+    }
+  }
+  return std::make_unique<Snapshot>(shared_from_this(), entry->key, entry->sequenceNumber,
+                                    std::move(sources), entry->lengths);
+}
+
+void DiskLruCache::sourceClosed(const std::shared_ptr<Entry>& entry) {
+  MutexLock lock(mutex_);
+  entry->lockingSourceCount--;
+  if (entry->lockingSourceCount == 0 && entry->zombie) removeEntryLocked(entry);
+}
+
+std::unique_ptr<DiskLruCache::Editor> DiskLruCache::edit(std::string_view key,
+                                                         int64_t expectedSequenceNumber) {
+  MutexLock lock(mutex_);
+  initializeLocked();
+  checkNotClosedLocked();
+  validateKey(key);
+  std::string keyString(key);
+  std::shared_ptr<Entry> entry = findLocked(keyString);
+  if (expectedSequenceNumber != kAnySequenceNumber &&
+      (!entry || entry->sequenceNumber != expectedSequenceNumber)) {
+    return nullptr;  // The snapshot is stale.
+  }
+  if (entry && entry->currentEditor) return nullptr;            // Another edit is in progress.
+  if (entry && entry->lockingSourceCount != 0) return nullptr;  // A reader holds the files.
+  if (mostRecentTrimFailed_ || mostRecentRebuildFailed_) {
+    // Over the limit, or no journal to record the edit in: no new edits until the cleanup that
+    // this schedules succeeds.
+    scheduleCleanupLocked();
+    return nullptr;
+  }
+  // Record the edit before creating files, so a crash cannot leak them.
+  writeJournalLocked(std::string(kDirty) + " " + keyString + "\n");
+  if (hasJournalErrors_) {
+    scheduleCleanupLocked();  // A rebuild writes a fresh journal and ends the errors.
+    return nullptr;
+  }
+  if (!entry) {
+    entry = newEntry(keyString);
+    lru_.push_back(entry);
+    entries_[keyString] = std::prev(lru_.end());
+  }
+  auto editor = std::make_shared<EditorState>();
+  editor->entry = entry;
+  if (!entry->readable) editor->written.assign(valueCount_, false);
+  entry->currentEditor = editor;
+  return std::make_unique<Editor>(shared_from_this(), editor);
+}
+
+void DiskLruCache::completeEditLocked(const std::shared_ptr<EditorState>& editor, bool success) {
+  std::shared_ptr<Entry> entry = editor->entry;
+  if (entry->currentEditor != editor) throw std::logic_error("editor is not the entry's");
+
+  // A new entry needs every value.
+  if (success && !entry->readable) {
+    for (int i = 0; i < valueCount_; i++) {
+      if (!editor->written[i]) {
+        completeEditLocked(editor, false);
+        throw std::logic_error("Newly created entry didn't create value for index " +
+                               std::to_string(i));
+      }
+      if (!fileSystem_->exists(entry->dirtyFiles[i])) {
+        completeEditLocked(editor, false);
+        return;
+      }
+    }
+  }
+
+  for (int i = 0; i < valueCount_; i++) {
+    const auto& dirty = entry->dirtyFiles[i];
+    if (success && !entry->zombie) {
+      try {
+        if (fileSystem_->exists(dirty)) {
+          const auto& clean = entry->cleanFiles[i];
+          fileSystem_->atomicMove(dirty, clean);
+          int64_t oldLength = entry->lengths[i];
+          int64_t newLength = fileSystem_->size(clean);
+          entry->lengths[i] = newLength;
+          size_ = size_ - oldLength + newLength;
+        }
+      } catch (const IOException&) {
+        // Some values may be new and some old: never publish that. Drop the entry and tell the
+        // caller; the cache itself stays usable.
+        for (int j = i; j < valueCount_; j++) {
+          try {
+            fileSystem_->deleteIfExists(entry->dirtyFiles[j]);
+          } catch (const IOException&) {
+            // Not in the journal as CLEAN: removed when the cache next opens.
+          }
+        }
+        entry->currentEditor = nullptr;
+        entry->readable = true;  // So removeEntryLocked() deletes what was moved.
+        removeEntryLocked(entry);
+        throw;
+      }
+    } else {
+      fileSystem_->deleteIfExists(dirty);
+    }
+  }
+
+  entry->currentEditor = nullptr;
+  if (entry->zombie) {
+    removeEntryLocked(entry);
+    return;
+  }
+
+  redundantOpCount_++;
+  if (entry->readable || success) {
+    entry->readable = true;
+    std::string line = std::string(kClean) + " " + entry->key;
+    for (int64_t length : entry->lengths) line += " " + std::to_string(length);
+    writeJournalLocked(line + "\n");
+    if (success) entry->sequenceNumber = nextSequenceNumber_++;
+  } else {
+    if (auto it = entries_.find(entry->key); it != entries_.end() && *it->second == entry) {
+      lru_.erase(it->second);
+      entries_.erase(it);
+    }
+    writeJournalLocked(std::string(kRemove) + " " + entry->key + "\n");
+  }
+
+  if (size_ > maxSize_ || journalRebuildRequiredLocked()) scheduleCleanupLocked();
+}
+
+void DiskLruCache::detachLocked(const std::shared_ptr<EditorState>& editor) {
+  if (editor->entry->currentEditor != editor) return;
+  if (civilized_) {
+    completeEditLocked(editor, false);  // Delete its files now.
+  } else {
+    editor->entry->zombie = true;  // Its files are open: delete them when the edit completes.
+  }
+}
+
+bool DiskLruCache::remove(std::string_view key) {
+  MutexLock lock(mutex_);
+  initializeLocked();
+  checkNotClosedLocked();
+  validateKey(key);
+  std::shared_ptr<Entry> entry = findLocked(std::string(key));
+  if (!entry) return false;
+  bool removed = removeEntryLocked(entry);
+  if (removed && size_ <= maxSize_) mostRecentTrimFailed_ = false;
+  return removed;
+}
+
+bool DiskLruCache::removeEntryLocked(const std::shared_ptr<Entry>& entry) {
+  if (!civilized_) {
+    // Open files cannot be deleted here: defer to the last reader or the editor.
+    if (entry->lockingSourceCount > 0) {
+      // DIRTY, so that after a crash the entry is not revived.
+      writeJournalLocked(std::string(kDirty) + " " + entry->key + "\n");
+    }
+    if (entry->lockingSourceCount > 0 || entry->currentEditor) {
+      entry->zombie = true;
+      return true;
+    }
+  }
+  if (entry->currentEditor) detachLocked(entry->currentEditor);  // The edit stores nothing.
+
+  for (int i = 0; i < valueCount_; i++) {
+    fileSystem_->deleteIfExists(entry->cleanFiles[i]);
+    size_ -= entry->lengths[i];
+    entry->lengths[i] = 0;
+  }
+  redundantOpCount_++;
+  writeJournalLocked(std::string(kRemove) + " " + entry->key + "\n");
+  if (auto it = entries_.find(entry->key); it != entries_.end() && *it->second == entry) {
+    lru_.erase(it->second);
+    entries_.erase(it);
+  }
+  if (journalRebuildRequiredLocked()) scheduleCleanupLocked();
+  return true;
+}
+
+int64_t DiskLruCache::size() {
+  MutexLock lock(mutex_);
+  initializeLocked();
+  return size_;
+}
+
+int64_t DiskLruCache::maxSize() {
+  MutexLock lock(mutex_);
+  return maxSize_;
+}
+
+void DiskLruCache::setMaxSize(int64_t maxSize) {
+  MutexLock lock(mutex_);
+  maxSize_ = maxSize;
+  if (initialized_) scheduleCleanupLocked();
+}
+
+void DiskLruCache::flush() {
+  MutexLock lock(mutex_);
+  if (!initialized_) return;
+  checkNotClosedLocked();
+  trimToSizeLocked();
+  if (journalWriter_ && !hasJournalErrors_) {
+    try {
+      journalWriter_->flush();
+    } catch (const IOException&) {
+      hasJournalErrors_ = true;
+    }
+  }
+}
+
+void DiskLruCache::trimToSizeLocked() {
+  while (size_ > maxSize_) {
+    std::shared_ptr<Entry> toEvict;
+    for (const auto& entry : lru_) {
+      if (!entry->zombie) {
+        toEvict = entry;
+        break;
+      }
+    }
+    if (!toEvict) return;  // Only zombies left; they go as their readers close.
+    removeEntryLocked(toEvict);
+  }
+  mostRecentTrimFailed_ = false;
+}
+
+void DiskLruCache::close() {
+  MutexLock lock(mutex_);
+  try {
+    closeLocked();
+  } catch (...) {
+    cacheLock_.reset();
+    throw;
+  }
+  cacheLock_.reset();
+}
+
+void DiskLruCache::closeLocked() {
+  if (!initialized_ || closed_) {
+    closed_ = true;
+    return;
+  }
+  closed_ = true;
+  std::vector<std::shared_ptr<EditorState>> editors;
+  for (const auto& entry : lru_) {
+    if (entry->currentEditor) editors.push_back(entry->currentEditor);
+  }
+  for (const auto& editor : editors) detachLocked(editor);
+  std::unique_ptr<Sink> writer = std::move(journalWriter_);
+  trimToSizeLocked();
+  if (writer) {
+    try {
+      writer->close();
+    } catch (const IOException&) {
+      // Every record was written through already; a failed close loses nothing more.
+    }
+  }
+}
+
+bool DiskLruCache::isClosed() {
+  MutexLock lock(mutex_);
+  return closed_;
+}
+
+void DiskLruCache::deleteCache() {
+  MutexLock lock(mutex_);
+  try {
+    closeLocked();
+    deleteContentsLocked();
+  } catch (...) {
+    cacheLock_.reset();
+    throw;
+  }
+  cacheLock_.reset();
+}
+
+void DiskLruCache::deleteContentsLocked() {
+  for (const auto& path : fileSystem_->list(directory_)) {
+    if (path.filename() == kLockFile) continue;  // Held until the cache closes.
+    fileSystem_->deleteIfExists(path);
+  }
+}
+
+void DiskLruCache::evictAll() {
+  MutexLock lock(mutex_);
+  initializeLocked();
+  std::vector<std::shared_ptr<Entry>> all(lru_.begin(), lru_.end());
+  for (const auto& entry : all) removeEntryLocked(entry);
+  mostRecentTrimFailed_ = false;
+}
+
+void DiskLruCache::checkNotClosedLocked() {
+  if (closed_) throw std::logic_error("cache is closed");
+}
+
+void DiskLruCache::scheduleCleanupLocked() { cleanupQueue_->schedule(cleanupTask_); }
+
+void DiskLruCache::runCleanup() {
+  MutexLock lock(mutex_);
+  if (!initialized_ || closed_) return;
+  try {
+    trimToSizeLocked();
+  } catch (const IOException&) {
+    mostRecentTrimFailed_ = true;
+  }
+  try {
+    if (journalRebuildRequiredLocked() || hasJournalErrors_) rebuildJournalLocked();
+  } catch (const IOException&) {
+    mostRecentRebuildFailed_ = true;
+    journalWriter_.reset();  // Records are dropped until a rebuild succeeds; edits are refused.
+  }
+}
+
+bool DiskLruCache::hasJournalErrors() {
+  MutexLock lock(mutex_);
+  return hasJournalErrors_;
+}
+
+int DiskLruCache::redundantOpCount() {
+  MutexLock lock(mutex_);
+  return redundantOpCount_;
+}
+
+std::unique_ptr<DiskLruCache::SnapshotIterator> DiskLruCache::snapshots() {
+  MutexLock lock(mutex_);
+  initializeLocked();
+  return std::make_unique<SnapshotIterator>(
+      shared_from_this(), std::vector<std::shared_ptr<Entry>>(lru_.begin(), lru_.end()));
+}
+
+// Snapshot ----------------------------------------------------------------------------------
+
+DiskLruCache::Snapshot::Snapshot(std::shared_ptr<DiskLruCache> cache, std::string key,
+                                 int64_t sequenceNumber,
+                                 std::vector<std::unique_ptr<Source>> sources,
+                                 std::vector<int64_t> lengths)
+    : cache_(std::move(cache)),
+      key_(std::move(key)),
+      sequenceNumber_(sequenceNumber),
+      sources_(std::move(sources)),
+      lengths_(std::move(lengths)) {}
+
+DiskLruCache::Snapshot::~Snapshot() { close(); }
+
+std::unique_ptr<DiskLruCache::Editor> DiskLruCache::Snapshot::edit() {
+  return cache_->edit(key_, sequenceNumber_);
+}
+
+Source& DiskLruCache::Snapshot::getSource(int index) { return *sources_.at(index); }
+
+int64_t DiskLruCache::Snapshot::getLength(int index) const { return lengths_.at(index); }
+
+void DiskLruCache::Snapshot::close() {
+  for (auto& source : sources_) {
+    try {
+      source->close();
+    } catch (const std::exception&) {
+      // A read-only file: closing it cannot lose data.
+    }
+  }
+}
+
+// Editor ------------------------------------------------------------------------------------
+
+DiskLruCache::Editor::Editor(std::shared_ptr<DiskLruCache> cache,
+                             std::shared_ptr<EditorState> state)
+    : cache_(std::move(cache)), state_(std::move(state)) {}
+
+DiskLruCache::Editor::~Editor() {
+  MutexLock lock(cache_->mutex_);
+  if (state_->done) return;
+  state_->done = true;
+  try {
+    if (state_->entry->currentEditor == state_) cache_->completeEditLocked(state_, false);
+  } catch (const std::exception&) {
+    // An abandoned edit: its dirty file is removed when the cache next opens.
+  }
+}
+
+std::unique_ptr<Source> DiskLruCache::Editor::newSource(int index) {
+  MutexLock lock(cache_->mutex_);
+  if (state_->done) throw std::logic_error("editor is already committed or aborted");
+  const Entry& entry = *state_->entry;
+  if (!entry.readable || entry.currentEditor != state_ || entry.zombie) return nullptr;
+  try {
+    return cache_->fileSystem_->source(entry.cleanFiles.at(index));
+  } catch (const FileNotFoundException&) {
+    return nullptr;
+  }
+}
+
+std::unique_ptr<Sink> DiskLruCache::Editor::newSink(int index) {
+  MutexLock lock(cache_->mutex_);
+  if (state_->done) throw std::logic_error("editor is already committed or aborted");
+  Entry& entry = *state_->entry;
+  if (index < 0 || index >= cache_->valueCount_) {
+    throw std::out_of_range("value index " + std::to_string(index) + " not in [0, " +
+                            std::to_string(cache_->valueCount_) + ")");
+  }
+  if (entry.currentEditor != state_) return std::make_unique<BlackholeSink>();
+  if (!entry.readable) state_->written[index] = true;
+  std::unique_ptr<Sink> sink;
+  try {
+    sink = cache_->fileSystem_->sink(entry.dirtyFiles[index]);
+  } catch (const IOException&) {
+    // Cannot create the file: the edit stores nothing, and the caller need not care.
+    cache_->detachLocked(state_);
+    return std::make_unique<BlackholeSink>();
+  }
+  return std::make_unique<EditorSink>(cache_, state_, std::move(sink));
+}
+
+void DiskLruCache::Editor::commit() {
+  MutexLock lock(cache_->mutex_);
+  if (state_->done) throw std::logic_error("editor is already committed or aborted");
+  state_->done = true;
+  if (state_->entry->currentEditor == state_) cache_->completeEditLocked(state_, true);
+}
+
+void DiskLruCache::Editor::abort() {
+  MutexLock lock(cache_->mutex_);
+  if (state_->done) throw std::logic_error("editor is already committed or aborted");
+  state_->done = true;
+  if (state_->entry->currentEditor == state_) cache_->completeEditLocked(state_, false);
+}
+
+// SnapshotIterator --------------------------------------------------------------------------
+
+DiskLruCache::SnapshotIterator::SnapshotIterator(std::shared_ptr<DiskLruCache> cache,
+                                                 std::vector<std::shared_ptr<Entry>> entries)
+    : cache_(std::move(cache)), entries_(std::move(entries)) {}
+
+bool DiskLruCache::SnapshotIterator::hasNext() {
+  if (next_) return true;
+  MutexLock lock(cache_->mutex_);
+  if (cache_->closed_) return false;
+  while (position_ < entries_.size()) {
+    std::shared_ptr<Entry> entry = entries_[position_++];
+    auto it = cache_->entries_.find(entry->key);
+    if (it == cache_->entries_.end() || *it->second != entry) continue;  // Removed meanwhile.
+    next_ = cache_->snapshotLocked(entry);
+    if (next_) return true;
+  }
+  return false;
+}
+
+std::unique_ptr<DiskLruCache::Snapshot> DiskLruCache::SnapshotIterator::next() {
+  if (!hasNext()) throw std::out_of_range("no more snapshots");
+  removeKey_ = next_->key();
+  return std::move(next_);
+}
+
+void DiskLruCache::SnapshotIterator::remove() {
+  if (!removeKey_) throw std::logic_error("remove() before next()");
+  std::string key = std::move(*removeKey_);
+  removeKey_.reset();
+  try {
+    cache_->remove(key);
+  } catch (const IOException&) {
+    // As OkHttp: the entry's files are gone or going; only the journal could not say so.
+  }
+}
+
+}  // namespace tern::internal
