@@ -286,9 +286,7 @@ void DiskLruCache::initializeLocked() {
         // The journal is corrupt (or unreadable): as OkHttp, start over with an empty cache. A
         // failure to delete propagates: the file system itself is in trouble.
         journalWriter_.reset();
-        lru_.clear();
-        entries_.clear();
-        size_ = 0;
+        clearEntriesLocked();
         deleteContentsLocked();
       }
     }
@@ -296,12 +294,19 @@ void DiskLruCache::initializeLocked() {
     initialized_ = true;
   } catch (...) {
     journalWriter_.reset();
-    lru_.clear();
-    entries_.clear();
-    size_ = 0;
+    clearEntriesLocked();
     cacheLock_.reset();  // Leave without the lock, so a later attempt can take it.
     throw;
   }
+}
+
+void DiskLruCache::clearEntriesLocked() {
+  // An entry and its editor point at each other; the journal's DIRTY placeholders have no
+  // Editor to end them.
+  for (const auto& entry : lru_) entry->currentEditor = nullptr;
+  lru_.clear();
+  entries_.clear();
+  size_ = 0;
 }
 
 void DiskLruCache::readJournalLocked() {
@@ -348,6 +353,7 @@ void DiskLruCache::readJournalLineLocked(std::string_view line) {
     key = line.substr(keyBegin);
     if (firstSpace == kRemove.size() && line.starts_with(kRemove)) {
       if (auto it = entries_.find(key); it != entries_.end()) {
+        (*it->second)->currentEditor = nullptr;  // A DIRTY line's placeholder: break the cycle.
         lru_.erase(it->second);
         entries_.erase(it);
       }
@@ -408,7 +414,12 @@ void DiskLruCache::processJournalLocked() {
   for (auto it = lru_.begin(); it != lru_.end();) {
     Entry& entry = **it;
     if (!entry.currentEditor) {
-      for (int64_t length : entry.lengths) size_ += length;
+      for (int64_t length : entry.lengths) {
+        // Lengths are the journal's word; a sum past int64 can only be corruption.
+        if (__builtin_add_overflow(size_, length, &size_)) {
+          throw IOException("unexpected journal: lengths overflow for " + entry.key);
+        }
+      }
       ++it;
     } else {
       // Edited when the process ended: the files may be partial.

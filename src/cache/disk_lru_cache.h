@@ -134,6 +134,7 @@ class DiskLruCache : public std::enable_shared_from_this<DiskLruCache> {
   void readJournalLocked() TERN_REQUIRES(mutex_);
   void readJournalLineLocked(std::string_view line) TERN_REQUIRES(mutex_);
   void processJournalLocked() TERN_REQUIRES(mutex_);
+  void clearEntriesLocked() TERN_REQUIRES(mutex_);
   void rebuildJournalLocked() TERN_REQUIRES(mutex_);
   void openJournalWriterLocked() TERN_REQUIRES(mutex_);
   void writeJournalLocked(std::string_view line) TERN_REQUIRES(mutex_);
