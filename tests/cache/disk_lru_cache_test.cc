@@ -1081,6 +1081,234 @@ TEST_P(DiskLruCacheTest, ConcurrentReadersAndWriters) {
   }
 }
 
+TEST_P(DiskLruCacheTest, CanReadWhileReading) {
+  set("k1", "a", "a");
+  auto snapshot1 = cache_->get("k1");
+  auto snapshot2 = cache_->get("k1");
+  ASSERT_NE(snapshot2, nullptr);
+  EXPECT_EQ(readAll(snapshot1->getSource(0)), "a");
+  EXPECT_EQ(readAll(snapshot2->getSource(0)), "a");
+  EXPECT_EQ(readAll(snapshot1->getSource(1)), "a");
+  EXPECT_EQ(readAll(snapshot2->getSource(1)), "a");
+}
+
+TEST_P(DiskLruCacheTest, WindowsCannotReadWhileWriting) {
+  if (!windows_) GTEST_SKIP();
+  set("k1", "a", "a");
+  auto editor = cache_->edit("k1");
+  EXPECT_EQ(cache_->get("k1"), nullptr);
+  editor->commit();
+}
+
+TEST_P(DiskLruCacheTest, RemoveWhileReadingCreatesZombieRemovedWhenReadFinishes) {
+  set("k1", "a", "a");
+  auto snapshot = cache_->get("k1");
+  cache_->remove("k1");
+  // Where open files cannot be deleted they stay until the last of the two sources closes.
+  EXPECT_EQ(fs_->exists(cleanFile("k1", 0)), windows_);
+  EXPECT_FALSE(fs_->exists(dirtyFile("k1", 0)));
+  EXPECT_EQ(readAll(snapshot->getSource(0)), "a");
+  snapshot->getSource(0).close();
+  EXPECT_EQ(fs_->exists(cleanFile("k1", 0)), windows_);
+  EXPECT_EQ(readAll(snapshot->getSource(1)), "a");
+  snapshot->getSource(1).close();
+  EXPECT_FALSE(fs_->exists(cleanFile("k1", 0)));
+  EXPECT_FALSE(fs_->exists(cleanFile("k1", 1)));
+}
+
+TEST_P(DiskLruCacheTest, RemoveWhileWritingCreatesZombieRemovedWhenWriteFinishes) {
+  set("k1", "a", "a");
+  auto editor = cache_->edit("k1");
+  cache_->remove("k1");
+  EXPECT_EQ(cache_->get("k1"), nullptr);
+  EXPECT_EQ(fs_->exists(cleanFile("k1", 0)), windows_);
+  editor->commit();
+  EXPECT_FALSE(fs_->exists(cleanFile("k1", 0)));
+  EXPECT_FALSE(fs_->exists(dirtyFile("k1", 0)));
+  EXPECT_EQ(cache_->size(), 0);
+}
+
+TEST_P(DiskLruCacheTest, RemovedEntryAbsentWhenIterating) {
+  set("k1", "a", "a");
+  auto snapshot = cache_->get("k1");
+  cache_->remove("k1");
+  EXPECT_FALSE(cache_->snapshots()->hasNext());
+}
+
+TEST_P(DiskLruCacheTest, CloseWithZombieRead) {
+  set("k1", "a", "a");
+  auto snapshot = cache_->get("k1");
+  cache_->remove("k1");
+  cache_->close();
+  EXPECT_EQ(fs_->exists(cleanFile("k1", 0)), windows_);  // Still there for the reader.
+  EXPECT_EQ(readAll(snapshot->getSource(0)), "a");
+  EXPECT_EQ(readAll(snapshot->getSource(1)), "a");
+  snapshot->close();
+  EXPECT_FALSE(fs_->exists(cleanFile("k1", 0)));
+  EXPECT_FALSE(fs_->exists(cleanFile("k1", 1)));
+}
+
+TEST_P(DiskLruCacheTest, DontRemoveUnfinishedEntryWhenCreatingSnapshot) {
+  auto creator = cache_->edit("k1");
+  setString(*creator, 0, "ABC");
+  setString(*creator, 1, "DE");
+  EXPECT_FALSE(cache_->snapshots()->hasNext());  // Still being created.
+  creator->commit();
+  auto it = cache_->snapshots();
+  ASSERT_TRUE(it->hasNext());
+  it->next()->close();
+}
+
+TEST_P(DiskLruCacheTest, NoSizeCorruptionAfterCreatorDetached) {
+  if (windows_) GTEST_SKIP() << "no two editors of one key where open files are locked";
+  auto editor = cache_->edit("k1");
+  setString(*editor, 0, "a");
+  setString(*editor, 1, "a");
+  cache_->evictAll();
+  set("k1", "bb", "bb");
+  EXPECT_EQ(cache_->size(), 4);
+  editor->commit();  // Detached: changes nothing.
+  EXPECT_EQ(cache_->size(), 4);
+  assertValue("k1", "bb", "bb");
+}
+
+TEST_P(DiskLruCacheTest, NoSizeCorruptionAfterEditorDetached) {
+  if (windows_) GTEST_SKIP() << "no two editors of one key where open files are locked";
+  set("k1", "a", "a");
+  auto editor = cache_->edit("k1");
+  setString(*editor, 0, "bb");
+  setString(*editor, 1, "bb");
+  cache_->evictAll();
+  set("k1", "ccc", "ccc");
+  EXPECT_EQ(cache_->size(), 6);
+  editor->commit();
+  EXPECT_EQ(cache_->size(), 6);
+  assertValue("k1", "ccc", "ccc");
+}
+
+TEST_P(DiskLruCacheTest, NoNewSourceAfterEditorDetached) {
+  set("k1", "a", "a");
+  auto editor = cache_->edit("k1");
+  cache_->evictAll();
+  EXPECT_EQ(editor->newSource(0), nullptr);
+}
+
+TEST_P(DiskLruCacheTest, EditDiscardedAfterEditorDetached) {
+  set("k1", "a", "a");
+  auto editor = cache_->edit("k1");
+  {
+    auto sink = buffer(editor->newSink(0));
+    cache_->evictAll();
+    sink->writeUtf8("bb");  // Into a black hole.
+    sink->close();
+  }
+  EXPECT_EQ(cache_->get("k1"), nullptr);
+}
+
+TEST_P(DiskLruCacheTest, EditDiscardedAfterEditorDetachedWithConcurrentWrite) {
+  if (windows_) GTEST_SKIP() << "no two editors of one key where open files are locked";
+  set("k1", "a", "a");
+  auto editor = cache_->edit("k1");
+  {
+    auto sink = buffer(editor->newSink(0));
+    cache_->evictAll();
+    set("k1", "ccc", "ccc");
+    sink->writeUtf8("bb");
+    sink->close();
+  }
+  assertValue("k1", "ccc", "ccc");
+}
+
+TEST_P(DiskLruCacheTest, AbortAfterDetach) {
+  set("k1", "a", "a");
+  auto editor = cache_->edit("k1");
+  cache_->evictAll();
+  editor->abort();
+  EXPECT_EQ(cache_->size(), 0);
+  assertAbsent("k1");
+}
+
+// Trim failures (OkHttp's cleanupTrimFailure* tests).
+class DiskLruCacheTrimFailureTest : public DiskLruCacheTest {
+ protected:
+  void failTrim(const char* file = "a.0") {
+    cache_->setMaxSize(8);
+    faker_.runTasks();
+    set("a", "aa", "aa");
+    set("b", "bb", "bbb");
+    fs_->setFaultyDelete(dir_ / file, true);
+    faker_.runTasks();
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(FileSystems, DiskLruCacheTrimFailureTest, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Windows" : "Posix"; });
+
+TEST_P(DiskLruCacheTrimFailureTest, WithInFlightEditor) {
+  cache_->setMaxSize(8);
+  set("a", "aa", "aaa");
+  set("b", "bb", "bb");
+  auto inFlight = cache_->edit("c");
+  fs_->setFaultyDelete(dir_ / "a.0", true);
+  faker_.runTasks();
+  setString(*inFlight, 0, "cc");
+  setString(*inFlight, 1, "cc");
+  inFlight->commit();
+  fs_->setFaultyDelete(dir_ / "a.0", false);
+  faker_.runTasks();
+  assertValue("c", "cc", "cc");
+}
+
+TEST_P(DiskLruCacheTrimFailureTest, AllowsSnapshotReads) {
+  failTrim();
+  assertValue("a", "aa", "aa");
+  assertValue("b", "bb", "bbb");
+  fs_->setFaultyDelete(dir_ / "a.0", false);
+}
+
+TEST_P(DiskLruCacheTrimFailureTest, PreventsSnapshotWrites) {
+  failTrim();
+  EXPECT_EQ(cache_->get("a")->edit(), nullptr);
+  EXPECT_EQ(cache_->get("b")->edit(), nullptr);
+  fs_->setFaultyDelete(dir_ / "a.0", false);
+}
+
+TEST_P(DiskLruCacheTrimFailureTest, EvictAllAllowsEdits) {
+  failTrim();
+  EXPECT_EQ(cache_->edit("c"), nullptr);
+  fs_->setFaultyDelete(dir_ / "a.0", false);
+  cache_->evictAll();
+  set("c", "cc", "cc");
+  assertValue("c", "cc", "cc");
+}
+
+TEST_P(DiskLruCacheTrimFailureTest, ManualRemovalAllowsEdits) {
+  failTrim();
+  EXPECT_EQ(cache_->edit("c"), nullptr);
+  fs_->setFaultyDelete(dir_ / "a.0", false);
+  cache_->remove("a");
+  set("c", "cc", "cc");
+  assertValue("c", "cc", "cc");
+}
+
+TEST_P(DiskLruCacheTrimFailureTest, FlushAllowsEdits) {
+  failTrim();
+  EXPECT_EQ(cache_->edit("c"), nullptr);
+  fs_->setFaultyDelete(dir_ / "a.0", false);
+  cache_->flush();
+  set("c", "cc", "cc");
+  assertValue("c", "cc", "cc");
+}
+
+TEST_P(DiskLruCacheTrimFailureTest, PartialSnapshotIsNeverServed) {
+  failTrim("a.1");  // a.0 is deleted, a.1 is not.
+  EXPECT_EQ(cache_->get("a"), nullptr);
+  EXPECT_EQ(cache_->edit("a"), nullptr);
+  fs_->setFaultyDelete(dir_ / "a.1", false);
+  faker_.runTasks();
+  EXPECT_EQ(cache_->get("a"), nullptr);
+}
+
 // The lock ----------------------------------------------------------------------------------------
 
 TEST_P(DiskLruCacheTest, SecondOpenInSameProcessFails) {
