@@ -1,32 +1,19 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "cache/disk_lru_cache.h"
 
-#include <charconv>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <utility>
 
+#include "cache/disk_lru_cache_entry.h"
 #include "tern/buffer.h"
-#include "tern/buffered_source.h"
-#include "tern/timeout.h"
 
 namespace tern::internal {
 
+using namespace disk_lru_cache;
+
 namespace {
-
-constexpr std::string_view kClean = "CLEAN";
-constexpr std::string_view kDirty = "DIRTY";
-constexpr std::string_view kRemove = "REMOVE";
-constexpr std::string_view kRead = "READ";
-
-bool isLegalKey(std::string_view key) {
-  if (key.empty() || key.size() > 120) return false;
-  for (char c : key) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return false;
-  }
-  return true;
-}
 
 void validateKey(std::string_view key) {
   if (!isLegalKey(key)) {
@@ -35,27 +22,11 @@ void validateKey(std::string_view key) {
   }
 }
 
-IOException unexpectedLine(std::string_view line) {
-  return IOException("unexpected journal line: " + std::string(line));
-}
-
 void writeTo(Sink& sink, std::string_view text) {
   Buffer buffer;
   buffer.writeUtf8(text);
   sink.write(buffer, buffer.size());
 }
-
-// A sink that drops everything: an editor's sink once its edit is detached.
-class BlackholeSink final : public Sink {
- public:
-  void write(Buffer& source, int64_t byteCount) override { source.skip(byteCount); }
-  void flush() override {}
-  Timeout& timeout() override { return timeout_; }
-  void close() override {}
-
- private:
-  Timeout timeout_;
-};
 
 // Directories open in this process, so a second open here gets its own message ("in same
 // process") rather than the other process's.
@@ -72,25 +43,6 @@ std::string directoryKey(const std::filesystem::path& directory) {
 }
 
 }  // namespace
-
-// Entry and editor bookkeeping; every field is guarded by the cache's mutex_.
-struct DiskLruCache::Entry {
-  std::string key;
-  std::vector<int64_t> lengths;
-  std::vector<std::filesystem::path> cleanFiles;
-  std::vector<std::filesystem::path> dirtyFiles;
-  bool readable = false;  // Ever published.
-  bool zombie = false;    // Delete when the current edit or the last reader ends.
-  std::shared_ptr<EditorState> currentEditor;
-  int lockingSourceCount = 0;  // Open readers, counted only where open files cannot be deleted.
-  int64_t sequenceNumber = 0;  // Of the most recent commit.
-};
-
-struct DiskLruCache::EditorState {
-  std::shared_ptr<Entry> entry;
-  std::vector<bool> written;  // For a new entry: which values were opened for writing.
-  bool done = false;
-};
 
 // The lock on a cache directory: this process's registry entry plus the lock file.
 class DiskLruCache::CacheLock {
@@ -159,57 +111,6 @@ class DiskLruCache::EntrySource final : public Source {
   std::shared_ptr<DiskLruCache> cache_;
   std::shared_ptr<Entry> entry_;
   std::unique_ptr<Source> delegate_;
-  bool closed_ = false;
-};
-
-// An editor's value sink. It never throws from write, flush or close: the first IOException
-// detaches the edit (so commit() stores nothing) and later bytes are dropped, as OkHttp's
-// FaultHidingSink. A caller streaming a response into the cache must not fail because the disk
-// did.
-class DiskLruCache::EditorSink final : public Sink {
- public:
-  EditorSink(std::shared_ptr<DiskLruCache> cache, std::shared_ptr<EditorState> editor,
-             std::unique_ptr<Sink> delegate)
-      : cache_(std::move(cache)), editor_(std::move(editor)), delegate_(std::move(delegate)) {}
-
-  void write(Buffer& source, int64_t byteCount) override {
-    if (hasErrors_) {
-      source.skip(byteCount);
-      return;
-    }
-    guarded([&] { delegate_->write(source, byteCount); });
-  }
-  void flush() override {
-    if (!hasErrors_) guarded([&] { delegate_->flush(); });
-  }
-  Timeout& timeout() override { return delegate_->timeout(); }
-  void close() override {
-    if (closed_) return;
-    closed_ = true;
-    guarded([&] { delegate_->close(); });
-  }
-
- private:
-  template <typename F>
-  void guarded(F&& f) {
-    try {
-      f();
-    } catch (const IOException&) {
-      hasErrors_ = true;
-      MutexLock lock(cache_->mutex_);
-      try {
-        cache_->detachLocked(editor_);
-      } catch (const IOException&) {
-        // The dirty file could not be deleted: it is removed when the cache next opens (the
-        // journal holds a DIRTY line for it and no CLEAN one).
-      }
-    }
-  }
-
-  std::shared_ptr<DiskLruCache> cache_;
-  std::shared_ptr<EditorState> editor_;
-  std::unique_ptr<Sink> delegate_;
-  bool hasErrors_ = false;
   bool closed_ = false;
 };
 
@@ -307,171 +208,6 @@ void DiskLruCache::clearEntriesLocked() {
   lru_.clear();
   entries_.clear();
   size_ = 0;
-}
-
-void DiskLruCache::readJournalLocked() {
-  std::unique_ptr<BufferedSource> in = buffer(fileSystem_->source(file(kJournalFile)));
-  std::string magic = in->readUtf8LineStrict();
-  std::string version = in->readUtf8LineStrict();
-  std::string appVersion = in->readUtf8LineStrict();
-  std::string valueCount = in->readUtf8LineStrict();
-  std::string blank = in->readUtf8LineStrict();
-  if (magic != kMagic || version != kVersion1 || appVersion != std::to_string(appVersion_) ||
-      valueCount != std::to_string(valueCount_) || !blank.empty()) {
-    throw IOException("unexpected journal header: [" + magic + ", " + version + ", " + valueCount +
-                      ", " + blank + "]");
-  }
-  int lineCount = 0;
-  while (true) {
-    std::string line;
-    try {
-      line = in->readUtf8LineStrict();
-    } catch (const EOFException&) {
-      break;  // The end of the journal, or a truncated last line (checked below).
-    }
-    readJournalLineLocked(line);
-    lineCount++;
-  }
-  redundantOpCount_ = lineCount - static_cast<int>(entries_.size());
-  bool truncated = !in->exhausted();
-  in->close();
-  if (truncated) {
-    // A crash mid-append: rewrite the journal before appending to it.
-    rebuildJournalLocked();
-  } else {
-    openJournalWriterLocked();
-  }
-}
-
-void DiskLruCache::readJournalLineLocked(std::string_view line) {
-  size_t firstSpace = line.find(' ');
-  if (firstSpace == std::string_view::npos) throw unexpectedLine(line);
-  size_t keyBegin = firstSpace + 1;
-  size_t secondSpace = line.find(' ', keyBegin);
-  std::string key;
-  if (secondSpace == std::string_view::npos) {
-    key = line.substr(keyBegin);
-    if (firstSpace == kRemove.size() && line.starts_with(kRemove)) {
-      if (auto it = entries_.find(key); it != entries_.end()) {
-        (*it->second)->currentEditor = nullptr;  // A DIRTY line's placeholder: break the cycle.
-        lru_.erase(it->second);
-        entries_.erase(it);
-      }
-      return;
-    }
-  } else {
-    key = line.substr(keyBegin, secondSpace - keyBegin);
-  }
-  // Stricter than OkHttp: a key that could not have been written names files outside the
-  // directory ("../x"), which processing a DIRTY line would delete.
-  if (!isLegalKey(key)) throw unexpectedLine(line);
-
-  std::shared_ptr<Entry> entry = findLocked(key);
-  if (!entry) {
-    entry = newEntry(key);
-    lru_.push_back(entry);
-    entries_[key] = std::prev(lru_.end());
-  }
-
-  if (secondSpace != std::string_view::npos && firstSpace == kClean.size() &&
-      line.starts_with(kClean)) {
-    std::string_view rest = line.substr(secondSpace + 1);
-    std::vector<int64_t> lengths;
-    size_t start = 0;
-    while (true) {
-      size_t end = rest.find(' ', start);
-      std::string_view part = rest.substr(start, end == std::string_view::npos ? end : end - start);
-      int64_t value = 0;
-      auto [ptr, error] = std::from_chars(part.data(), part.data() + part.size(), value);
-      // Lengths are plain decimal numbers; a sign or anything else is corruption.
-      if (part.empty() || error != std::errc() || ptr != part.data() + part.size() ||
-          part[0] == '-') {
-        throw unexpectedLine(line);
-      }
-      lengths.push_back(value);
-      if (end == std::string_view::npos) break;
-      start = end + 1;
-    }
-    if (static_cast<int>(lengths.size()) != valueCount_) throw unexpectedLine(line);
-    entry->readable = true;
-    entry->currentEditor = nullptr;
-    entry->lengths = std::move(lengths);
-  } else if (secondSpace == std::string_view::npos && firstSpace == kDirty.size() &&
-             line.starts_with(kDirty)) {
-    auto editor = std::make_shared<EditorState>();
-    editor->entry = entry;
-    entry->currentEditor = editor;
-  } else if (secondSpace == std::string_view::npos && firstSpace == kRead.size() &&
-             line.starts_with(kRead)) {
-    // findLocked() already moved it to the head of the LRU order.
-  } else {
-    throw unexpectedLine(line);
-  }
-}
-
-void DiskLruCache::processJournalLocked() {
-  fileSystem_->deleteIfExists(file(kJournalFileTemp));
-  for (auto it = lru_.begin(); it != lru_.end();) {
-    Entry& entry = **it;
-    if (!entry.currentEditor) {
-      for (int64_t length : entry.lengths) {
-        // Lengths are the journal's word; a sum past int64 can only be corruption.
-        if (__builtin_add_overflow(size_, length, &size_)) {
-          throw IOException("unexpected journal: lengths overflow for " + entry.key);
-        }
-      }
-      ++it;
-    } else {
-      // Edited when the process ended: the files may be partial.
-      entry.currentEditor = nullptr;
-      for (int i = 0; i < valueCount_; i++) {
-        fileSystem_->deleteIfExists(entry.cleanFiles[i]);
-        fileSystem_->deleteIfExists(entry.dirtyFiles[i]);
-      }
-      entries_.erase(entry.key);
-      it = lru_.erase(it);
-    }
-  }
-}
-
-void DiskLruCache::rebuildJournalLocked() {
-  if (journalWriter_) {
-    try {
-      journalWriter_->close();
-    } catch (const IOException&) {
-      // The old journal is being replaced; what it failed to write is in the new one.
-    }
-    journalWriter_.reset();
-  }
-  Buffer contents;
-  contents.writeUtf8(kMagic).writeUtf8("\n").writeUtf8(kVersion1).writeUtf8("\n");
-  contents.writeDecimalLong(appVersion_).writeUtf8("\n");
-  contents.writeDecimalLong(valueCount_).writeUtf8("\n\n");
-  for (const auto& entry : lru_) {
-    if (entry->currentEditor) {
-      contents.writeUtf8(kDirty).writeUtf8(" ").writeUtf8(entry->key).writeUtf8("\n");
-    } else {
-      contents.writeUtf8(kClean).writeUtf8(" ").writeUtf8(entry->key);
-      for (int64_t length : entry->lengths) contents.writeUtf8(" ").writeDecimalLong(length);
-      contents.writeUtf8("\n");
-    }
-  }
-  {
-    std::unique_ptr<Sink> tmp = fileSystem_->sink(file(kJournalFileTemp));
-    tmp->write(contents, contents.size());
-    tmp->close();
-  }
-  if (fileSystem_->exists(file(kJournalFile))) {
-    fileSystem_->atomicMove(file(kJournalFile), file(kJournalFileBackup));
-    fileSystem_->atomicMove(file(kJournalFileTemp), file(kJournalFile));
-    fileSystem_->deleteIfExists(file(kJournalFileBackup));
-  } else {
-    fileSystem_->atomicMove(file(kJournalFileTemp), file(kJournalFile));
-  }
-  openJournalWriterLocked();
-  redundantOpCount_ = 0;
-  hasJournalErrors_ = false;
-  mostRecentRebuildFailed_ = false;
 }
 
 void DiskLruCache::openJournalWriterLocked() {
@@ -881,139 +617,6 @@ std::unique_ptr<DiskLruCache::SnapshotIterator> DiskLruCache::snapshots() {
   initializeLocked();
   return std::make_unique<SnapshotIterator>(
       shared_from_this(), std::vector<std::shared_ptr<Entry>>(lru_.begin(), lru_.end()));
-}
-
-// Snapshot ----------------------------------------------------------------------------------
-
-DiskLruCache::Snapshot::Snapshot(std::shared_ptr<DiskLruCache> cache, std::string key,
-                                 int64_t sequenceNumber,
-                                 std::vector<std::unique_ptr<Source>> sources,
-                                 std::vector<int64_t> lengths)
-    : cache_(std::move(cache)),
-      key_(std::move(key)),
-      sequenceNumber_(sequenceNumber),
-      sources_(std::move(sources)),
-      lengths_(std::move(lengths)) {}
-
-DiskLruCache::Snapshot::~Snapshot() { close(); }
-
-std::unique_ptr<DiskLruCache::Editor> DiskLruCache::Snapshot::edit() {
-  return cache_->edit(key_, sequenceNumber_);
-}
-
-Source& DiskLruCache::Snapshot::getSource(int index) { return *sources_.at(index); }
-
-int64_t DiskLruCache::Snapshot::getLength(int index) const { return lengths_.at(index); }
-
-void DiskLruCache::Snapshot::close() {
-  for (auto& source : sources_) {
-    try {
-      source->close();
-    } catch (const std::exception&) {
-      // A read-only file: closing it cannot lose data.
-    }
-  }
-}
-
-// Editor ------------------------------------------------------------------------------------
-
-DiskLruCache::Editor::Editor(std::shared_ptr<DiskLruCache> cache,
-                             std::shared_ptr<EditorState> state)
-    : cache_(std::move(cache)), state_(std::move(state)) {}
-
-DiskLruCache::Editor::~Editor() {
-  MutexLock lock(cache_->mutex_);
-  if (state_->done) return;
-  state_->done = true;
-  try {
-    if (state_->entry->currentEditor == state_) cache_->completeEditLocked(state_, false);
-  } catch (const std::exception&) {
-    // An abandoned edit: its dirty file is removed when the cache next opens.
-  }
-}
-
-std::unique_ptr<Source> DiskLruCache::Editor::newSource(int index) {
-  MutexLock lock(cache_->mutex_);
-  if (state_->done) throw std::logic_error("editor is already committed or aborted");
-  const Entry& entry = *state_->entry;
-  if (!entry.readable || entry.currentEditor != state_ || entry.zombie) return nullptr;
-  try {
-    return cache_->fileSystem_->source(entry.cleanFiles.at(index));
-  } catch (const FileNotFoundException&) {
-    return nullptr;
-  }
-}
-
-std::unique_ptr<Sink> DiskLruCache::Editor::newSink(int index) {
-  MutexLock lock(cache_->mutex_);
-  if (state_->done) throw std::logic_error("editor is already committed or aborted");
-  Entry& entry = *state_->entry;
-  if (index < 0 || index >= cache_->valueCount_) {
-    throw std::out_of_range("value index " + std::to_string(index) + " not in [0, " +
-                            std::to_string(cache_->valueCount_) + ")");
-  }
-  if (entry.currentEditor != state_) return std::make_unique<BlackholeSink>();
-  if (!entry.readable) state_->written[index] = true;
-  std::unique_ptr<Sink> sink;
-  try {
-    sink = cache_->fileSystem_->sink(entry.dirtyFiles[index]);
-  } catch (const IOException&) {
-    // Cannot create the file: the edit stores nothing, and the caller need not care.
-    cache_->detachLocked(state_);
-    return std::make_unique<BlackholeSink>();
-  }
-  return std::make_unique<EditorSink>(cache_, state_, std::move(sink));
-}
-
-void DiskLruCache::Editor::commit() {
-  MutexLock lock(cache_->mutex_);
-  if (state_->done) throw std::logic_error("editor is already committed or aborted");
-  state_->done = true;
-  if (state_->entry->currentEditor == state_) cache_->completeEditLocked(state_, true);
-}
-
-void DiskLruCache::Editor::abort() {
-  MutexLock lock(cache_->mutex_);
-  if (state_->done) throw std::logic_error("editor is already committed or aborted");
-  state_->done = true;
-  if (state_->entry->currentEditor == state_) cache_->completeEditLocked(state_, false);
-}
-
-// SnapshotIterator --------------------------------------------------------------------------
-
-DiskLruCache::SnapshotIterator::SnapshotIterator(std::shared_ptr<DiskLruCache> cache,
-                                                 std::vector<std::shared_ptr<Entry>> entries)
-    : cache_(std::move(cache)), entries_(std::move(entries)) {}
-
-bool DiskLruCache::SnapshotIterator::hasNext() {
-  if (next_) return true;
-  MutexLock lock(cache_->mutex_);
-  if (cache_->closed_) return false;
-  while (position_ < entries_.size()) {
-    std::shared_ptr<Entry> entry = entries_[position_++];
-    auto it = cache_->entries_.find(entry->key);
-    if (it == cache_->entries_.end() || *it->second != entry) continue;  // Removed meanwhile.
-    next_ = cache_->snapshotLocked(entry);
-    if (next_) return true;
-  }
-  return false;
-}
-
-std::unique_ptr<DiskLruCache::Snapshot> DiskLruCache::SnapshotIterator::next() {
-  if (!hasNext()) throw std::out_of_range("no more snapshots");
-  removeKey_ = next_->key();
-  return std::move(next_);
-}
-
-void DiskLruCache::SnapshotIterator::remove() {
-  if (!removeKey_) throw std::logic_error("remove() before next()");
-  std::string key = std::move(*removeKey_);
-  removeKey_.reset();
-  try {
-    cache_->remove(key);
-  } catch (const IOException&) {
-    // As OkHttp: the entry's files are gone or going; only the journal could not say so.
-  }
 }
 
 }  // namespace tern::internal
