@@ -14,6 +14,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "cache/disk_lru_cache.h"
 #include "concurrent/task_runner.h"
@@ -63,9 +64,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   static const std::shared_ptr<TaskRunner> runner =
       TaskRunner::create(std::make_shared<IdleBackend>());
-  static const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() /
-      ("tern-disk-lru-cache-fuzz-" + std::to_string(::getpid()));
+  // One scratch directory per process, removed when the process exits.
+  static const struct ScratchDirectory {
+    std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                 ("tern-disk-lru-cache-fuzz-" + std::to_string(::getpid()));
+    ~ScratchDirectory() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } scratch;
+  const std::filesystem::path& dir = scratch.path;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   for (int i = 0; i < 4; i++) {
