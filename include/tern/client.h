@@ -10,6 +10,7 @@
 
 #include "tern/address.h"
 #include "tern/authenticator.h"
+#include "tern/cache.h"
 #include "tern/call.h"
 #include "tern/certificate_pinner.h"
 #include "tern/connection_pool.h"
@@ -100,6 +101,7 @@ class TERN_API Client {
   const std::optional<InetSocketAddress>& unixSocket() const noexcept;
   const std::vector<ConnectTo>& connectTo() const noexcept;
   const std::shared_ptr<CookieJar>& cookieJar() const noexcept;
+  const std::shared_ptr<Cache>& cache() const noexcept;
   const std::vector<Protocol>& protocols() const noexcept;
   const std::vector<ConnectionSpec>& connectionSpecs() const noexcept;
   const std::shared_ptr<HostnameVerifier>& hostnameVerifier() const noexcept;
@@ -223,6 +225,9 @@ class TERN_API Client::Builder {
   Builder& connectTo(std::vector<ConnectTo> rules);
   // Stores cookies between calls (CookieJar::noCookies() by default).
   Builder& cookieJar(std::shared_ptr<CookieJar> cookieJar);
+  // Serves and stores responses with `cache` (see Cache and docs/cache.md); null (the default):
+  // no cache. Clients may share one cache; newBuilder() clients keep it.
+  Builder& cache(std::shared_ptr<Cache> cache);
 
   // Hears every call's events (see EventListener): `eventListener` is shared by every call, so
   // it must be thread-safe; a factory makes one listener per call. Each replaces the other.
@@ -291,6 +296,7 @@ class TERN_API Client::Builder {
   std::optional<InetSocketAddress> unixSocket_;
   std::vector<ConnectTo> connectTo_;
   std::shared_ptr<CookieJar> cookieJar_;
+  std::shared_ptr<Cache> cache_;
   std::vector<Protocol> protocols_;
   std::vector<ConnectionSpec> connectionSpecs_;
   std::shared_ptr<HostnameVerifier> hostnameVerifier_;

@@ -38,6 +38,10 @@ class TERN_API Request final {
   // The request's cache directives, parsed from its Cache-Control (and Pragma) headers.
   CacheControl cacheControl() const { return CacheControl::parse(headers_); }
 
+  // The URL the response cache files this request under instead of url(), or nullopt (see
+  // Builder::cacheUrlOverride).
+  const std::optional<HttpUrl>& cacheUrlOverride() const noexcept { return cacheUrlOverride_; }
+
   // The tag of type T attached with Builder::tag<T>(), or null. Tags carry the caller's data
   // (a trace id, an account) to interceptors and event listeners; tern never reads them.
   template <typename T>
@@ -63,6 +67,7 @@ class TERN_API Request final {
   Headers headers_;
   std::shared_ptr<RequestBody> body_;
   Tags tags_;
+  std::optional<HttpUrl> cacheUrlOverride_;
 };
 
 // Builds a Request. Starts as a GET with no URL; build() throws std::logic_error until url() is
@@ -88,6 +93,13 @@ class TERN_API Request::Builder {
 
   // Sets the Cache-Control header to `cacheControl`, or removes it if the directives are empty.
   Builder& cacheControl(const CacheControl& cacheControl);
+
+  // Files the response in the cache (Client::Builder::cache) under `url` instead of the
+  // request's URL, as OkHttp 5's cacheUrlOverride: a GET, QUERY or POST with an override is
+  // looked up, stored and validated as a GET of `url`, so a POST whose body says what it asks
+  // (a GraphQL query, a DNS-over-HTTPS message) can be cached under a URL that encodes it. A POST
+  // with an override does not invalidate the cache. Other methods ignore it. nullopt: none.
+  Builder& cacheUrlOverride(std::optional<HttpUrl> url);
 
   Builder& get();
   Builder& head();
@@ -126,6 +138,7 @@ class TERN_API Request::Builder {
   Headers::Builder headers_;
   std::shared_ptr<RequestBody> body_;
   Tags tags_;
+  std::optional<HttpUrl> cacheUrlOverride_;
 };
 
 }  // namespace tern

@@ -7,6 +7,7 @@
 #include "tern/buffer.h"
 #include "tern/buffered_sink.h"
 #include "tern/buffered_source.h"
+#include "tern/cache.h"
 #include "tern/cache_control.h"
 #include "tern/call.h"
 #include "tern/callback.h"

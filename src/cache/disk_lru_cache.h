@@ -194,6 +194,8 @@ class DiskLruCache::Snapshot {
   Snapshot& operator=(const Snapshot&) = delete;
 
   const std::string& key() const { return key_; }
+  // Which committed edit this is: edit(key(), sequenceNumber()) edits only while it is current.
+  int64_t sequenceNumber() const { return sequenceNumber_; }
   // An editor for this entry, or nullptr if it changed since this snapshot or is being edited.
   std::unique_ptr<Editor> edit();
   // The value at `index`, unbuffered. Owned by the snapshot.

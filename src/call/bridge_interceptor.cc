@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "io/ascii.h"
+#include "http/message_framing.h"
 #include "io/gzip_source.h"
 #include "tern/buffered_source.h"
 #include "tern/version.h"
@@ -37,18 +38,6 @@ class ResponseBodySource final : public Source {
  private:
   ResponseBody body_;
 };
-
-// True if the response can have a body (OkHttp's promisesBody, RFC 9112 §6.3): not a HEAD,
-// not 1xx, 204 or 304, unless its headers announce one anyway.
-bool promisesBody(const Response& response) {
-  if (response.request().method() == "HEAD") return false;
-  int code = response.code();
-  if ((code < 100 || code >= 200) && code != 204 && code != 304) return true;
-  std::optional<std::string> length = response.header("Content-Length");
-  if (length && *length != "-1" && *length != "0") return true;
-  std::optional<std::string> encoding = response.header("Transfer-Encoding");
-  return encoding && equalsIgnoreCase(*encoding, "chunked");
-}
 
 }  // namespace
 

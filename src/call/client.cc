@@ -11,6 +11,8 @@
 #include "call/call_server_interceptor.h"
 #include "call/connect_interceptor.h"
 #include "call/real_call.h"
+#include "cache/cache_impl.h"
+#include "call/cache_interceptor_adapter.h"
 #include "call/real_interceptor_chain.h"
 #include "call/retry_and_follow_up_interceptor.h"
 #include "connection/address_access.h"
@@ -27,10 +29,14 @@ namespace tern {
 struct Client::State {
   explicit State(const Builder& builder) : settings(builder) {
     const auto& network = settings.networkInterceptors_;
-    chain.reserve(settings.interceptors_.size() + network.size() + 4);
+    chain.reserve(settings.interceptors_.size() + network.size() + 5);
     chain = settings.interceptors_;
     chain.push_back(std::make_shared<internal::RetryAndFollowUpInterceptor>());
     chain.push_back(std::make_shared<internal::BridgeInterceptor>(settings.cookieJar_));
+    if (settings.cache_) {
+      chain.push_back(std::make_shared<internal::CacheInterceptorAdapter>(
+          internal::CacheAccess::impl(*settings.cache_)));
+    }
     chain.push_back(std::make_shared<internal::ConnectInterceptor>());
     chain.insert(chain.end(), network.begin(), network.end());
     chain.push_back(std::make_shared<internal::CallServerInterceptor>());
@@ -185,6 +191,7 @@ const std::vector<ConnectTo>& Client::connectTo() const noexcept {
 const std::shared_ptr<CookieJar>& Client::cookieJar() const noexcept {
   return state_->settings.cookieJar_;
 }
+const std::shared_ptr<Cache>& Client::cache() const noexcept { return state_->settings.cache_; }
 const std::vector<Protocol>& Client::protocols() const noexcept {
   return state_->settings.protocols_;
 }
@@ -362,6 +369,11 @@ Client::Builder& Client::Builder::connectTo(std::vector<ConnectTo> rules) {
 
 Client::Builder& Client::Builder::cookieJar(std::shared_ptr<CookieJar> cookieJar) {
   cookieJar_ = checkNotNull(std::move(cookieJar), "cookieJar");
+  return *this;
+}
+
+Client::Builder& Client::Builder::cache(std::shared_ptr<Cache> cache) {
+  cache_ = std::move(cache);
   return *this;
 }
 

@@ -98,7 +98,11 @@ bool promisesBody(const Response& response) {
     return false;
   }
   if (code == 204) {
-    return response.headers().get("Content-Length").has_value() || isChunked(response.headers());
+    // Framed by its headers only if they announce bytes, so a caller can reject them; a 204
+    // with "Content-Length: 0" has no body, as any 204.
+    std::optional<std::string> length = response.headers().get("Content-Length");
+    return (length && length->find_first_not_of("0 \t") != std::string::npos) ||
+           isChunked(response.headers());
   }
   return true;
 }

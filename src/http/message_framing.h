@@ -26,10 +26,11 @@ bool isChunked(const Headers& headers);
 // throws ProtocolException("Invalid Content-Length: \"...\"").
 int64_t contentLength(const Headers& headers);
 
-// Whether `response` can have a body at all, as OkHttp's promisesBody (RFC 9112 §6.3 rules 1–2):
-// not for HEAD, 1xx, 304, or a 2xx to CONNECT, whatever the headers say. A 204 is framed by its
-// headers if they announce a body, as OkHttp does, so the caller sees the Content-Length and can
-// reject it.
+// Whether `response` can have a body at all (RFC 9112 §6.3 rules 1–2): not for HEAD, 1xx, 304,
+// or a 2xx to CONNECT, whatever the headers say. A 204 is framed by its headers only if they
+// announce bytes (a non-zero Content-Length, or chunked), as OkHttp does, so the caller sees the
+// Content-Length and can reject it. The one rule: both codecs, the bridge's transparent gzip,
+// the cache and the logging interceptor all ask this function.
 bool promisesBody(const Response& response);
 
 // The size in a chunk-size line (RFC 9112 §7.1): 1*HEXDIG in any case, leading zeros allowed,

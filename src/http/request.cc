@@ -14,14 +14,16 @@ Request::Request(const Builder& builder)
       method_(builder.method_),
       headers_(builder.headers_.build()),
       body_(builder.body_),
-      tags_(builder.tags_) {}
+      tags_(builder.tags_),
+      cacheUrlOverride_(builder.cacheUrlOverride_) {}
 
 Request::Request(Builder&& builder)
     : url_(std::move(*builder.url_)),
       method_(std::move(builder.method_)),
       headers_(std::move(builder.headers_).build()),
       body_(std::move(builder.body_)),
-      tags_(std::move(builder.tags_)) {}
+      tags_(std::move(builder.tags_)),
+      cacheUrlOverride_(std::move(builder.cacheUrlOverride_)) {}
 
 Request::Builder Request::newBuilder() const {
   Builder builder;
@@ -30,6 +32,7 @@ Request::Builder Request::newBuilder() const {
   builder.headers_ = headers_.newBuilder();
   builder.body_ = body_;
   builder.tags_ = tags_;
+  builder.cacheUrlOverride_ = cacheUrlOverride_;
   return builder;
 }
 
@@ -128,6 +131,11 @@ Request::Builder& Request::Builder::method(std::string_view method,
   }
   method_ = method;
   body_ = std::move(body);
+  return *this;
+}
+
+Request::Builder& Request::Builder::cacheUrlOverride(std::optional<HttpUrl> url) {
+  cacheUrlOverride_ = std::move(url);
   return *this;
 }
 

@@ -81,6 +81,8 @@ TEST(MessageFramingTest, PromisesBody) {
   EXPECT_FALSE(promisesBody(response("GET", 304, length)));
   EXPECT_FALSE(promisesBody(response("GET", 204)));
   EXPECT_TRUE(promisesBody(response("GET", 204, length)));
+  EXPECT_FALSE(promisesBody(response("GET", 204, Headers::of("Content-Length", "0"))));
+  EXPECT_FALSE(promisesBody(response("GET", 304, Headers::of("Transfer-Encoding", "chunked"))));
   EXPECT_TRUE(promisesBody(response("GET", 204, Headers::of("Transfer-Encoding", "chunked"))));
   EXPECT_FALSE(promisesBody(response("CONNECT", 200, length)));
   EXPECT_TRUE(promisesBody(response("CONNECT", 407, length)));

@@ -1,0 +1,276 @@
+// Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
+#include "tern/cache.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "cache/cache_entry.h"
+#include "cache/cache_impl.h"
+#include "tern/exceptions.h"
+
+namespace tern {
+namespace internal {
+
+Request requestForCache(const Request& request) {
+  const std::optional<HttpUrl>& override = request.cacheUrlOverride();
+  if (!override) return request;
+  const std::string& method = request.method();
+  if (method != "GET" && method != "QUERY" && method != "POST") return request;
+  return request.newBuilder().get().url(*override).cacheUrlOverride(std::nullopt).build();
+}
+
+Response stripBody(const Response& response) {
+  Response::Builder builder;
+  builder.request(response.request())
+      .protocol(response.protocol())
+      .code(response.code())
+      .message(response.message())
+      .handshake(response.handshake())
+      .headers(response.headers())
+      .sentRequestAtMillis(response.sentRequestAtMillis())
+      .receivedResponseAtMillis(response.receivedResponseAtMillis());
+  return builder.build();
+}
+
+namespace {
+
+// Writes the body to value 1 and counts the outcome.
+class RealCacheRequest final : public CacheRequest {
+ public:
+  RealCacheRequest(std::shared_ptr<CacheImpl> cache, std::unique_ptr<DiskLruCache::Editor> editor)
+      : cache_(std::move(cache)), editor_(std::move(editor)), body_(editor_->newSink(kEntryBody)) {}
+
+  ~RealCacheRequest() override { abort(); }
+
+  Sink& body() override { return *body_; }
+
+  void commit() override {
+    if (done_) return;
+    done_ = true;
+    try {
+      body_->close();
+      editor_->commit();
+      cache_->trackWrite(true);
+    } catch (const std::exception&) {
+      cache_->trackWrite(false);
+    }
+  }
+
+  void abort() override {
+    if (done_) return;
+    done_ = true;
+    try {
+      body_->close();
+    } catch (const std::exception&) {
+      // The edit is abandoned anyway.
+    }
+    editor_->abort();
+    cache_->trackWrite(false);
+  }
+
+ private:
+  std::shared_ptr<CacheImpl> cache_;
+  std::unique_ptr<DiskLruCache::Editor> editor_;
+  std::unique_ptr<Sink> body_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+CacheImpl::CacheImpl(std::shared_ptr<FileSystem> fileSystem, std::filesystem::path directory,
+                     int64_t maxSize, std::shared_ptr<TaskRunner> taskRunner)
+    : disk_(DiskLruCache::open(std::move(fileSystem), std::move(directory), kVersion, kEntryCount,
+                               maxSize, std::move(taskRunner))) {}
+
+std::optional<CachedResponse> CacheImpl::get(const Request& cacheRequest) {
+  std::string key = cacheKey(cacheRequest.url());
+  std::unique_ptr<DiskLruCache::Snapshot> snapshot;
+  try {
+    snapshot = disk_->get(key);
+  } catch (const std::exception&) {
+    return std::nullopt;  // Closed, locked by another cache, or failing: use the network.
+  }
+  if (!snapshot) return std::nullopt;
+  try {
+    CacheEntry entry = CacheEntry::readFrom(snapshot->getSource(kEntryMetadata));
+    if (!entry.matches(cacheRequest, cacheRequest.url())) return std::nullopt;
+    int64_t sequenceNumber = snapshot->sequenceNumber();
+    return CachedResponse{entry.response(std::move(snapshot)), std::move(key), sequenceNumber};
+  } catch (const IOException&) {
+    return std::nullopt;  // A corrupt entry is a miss; the next store replaces it.
+  }
+}
+
+std::unique_ptr<CacheRequest> CacheImpl::put(const Response& response) {
+  if (hasVaryAll(response.headers())) return nullptr;
+  std::unique_ptr<DiskLruCache::Editor> editor;
+  try {
+    editor = disk_->edit(cacheKey(response.request().url()));
+    if (!editor) return nullptr;
+    CacheEntry entry(response.request().url(), response);
+    std::unique_ptr<Sink> metadata = editor->newSink(kEntryMetadata);
+    entry.writeTo(*metadata);
+    metadata->close();
+    return std::make_unique<RealCacheRequest>(shared_from_this(), std::move(editor));
+  } catch (const std::exception&) {
+    if (editor) editor->abort();
+    return nullptr;
+  }
+}
+
+void CacheImpl::update(const CachedResponse& cached, const Response& updated) {
+  std::unique_ptr<DiskLruCache::Editor> editor;
+  try {
+    editor = disk_->edit(cached.key, cached.sequenceNumber);
+    if (!editor) return;
+    CacheEntry entry(updated.request().url(), updated);
+    std::unique_ptr<Sink> metadata = editor->newSink(kEntryMetadata);
+    entry.writeTo(*metadata);
+    metadata->close();
+    editor->commit();
+  } catch (const std::exception&) {
+    if (editor) {
+      try {
+        editor->abort();
+      } catch (const std::exception&) {
+        // Already committed or detached.
+      }
+    }
+  }
+}
+
+bool CacheImpl::remove(const HttpUrl& url) {
+  try {
+    return disk_->remove(cacheKey(url));
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+bool CacheImpl::beginRevalidation(const std::string& key) {
+  auto now = std::chrono::steady_clock::now();
+  MutexLock lock(mutex_);
+  auto it = revalidations_.find(key);
+  if (it != revalidations_.end() && now - it->second < std::chrono::minutes(1)) return false;
+  revalidations_[key] = now;
+  return true;
+}
+
+void CacheImpl::endRevalidation(const std::string& key) {
+  MutexLock lock(mutex_);
+  revalidations_.erase(key);
+}
+
+void CacheImpl::trackResponse(const CacheStrategy& strategy) {
+  ++requestCount_;
+  if (strategy.networkRequest) {
+    ++networkCount_;  // A conditional GET or a full one.
+  } else if (strategy.useCacheResponse) {
+    ++hitCount_;
+  }
+}
+
+void CacheImpl::trackConditionalCacheHit() { ++hitCount_; }
+
+void CacheImpl::trackWrite(bool success) { ++(success ? writeSuccessCount_ : writeAbortCount_); }
+
+std::shared_ptr<Cache> CacheAccess::create(std::shared_ptr<FileSystem> fileSystem,
+                                           std::filesystem::path directory, int64_t maxSize,
+                                           std::shared_ptr<TaskRunner> taskRunner) {
+  return std::shared_ptr<Cache>(new Cache(std::make_shared<CacheImpl>(
+      std::move(fileSystem), std::move(directory), maxSize, std::move(taskRunner))));
+}
+
+}  // namespace internal
+
+Cache::Cache(std::filesystem::path directory, int64_t maxSize)
+    : impl_(std::make_shared<internal::CacheImpl>(internal::FileSystem::system(),
+                                                  std::move(directory), maxSize,
+                                                  internal::TaskRunner::instance())) {}
+
+Cache::Cache(std::shared_ptr<internal::CacheImpl> impl) : impl_(std::move(impl)) {}
+
+Cache::~Cache() {
+  try {
+    impl_->disk().close();
+  } catch (const std::exception&) {
+    // Closing flushes the journal; a failing disk loses nothing a reopen would not.
+  }
+}
+
+void Cache::initialize() { impl_->disk().initialize(); }
+const std::filesystem::path& Cache::directory() const noexcept { return impl_->directory(); }
+int64_t Cache::size() {
+  try {
+    return impl_->disk().size();
+  } catch (const IOException&) {
+    return -1;
+  }
+}
+int64_t Cache::maxSize() { return impl_->disk().maxSize(); }
+void Cache::flush() { impl_->disk().flush(); }
+void Cache::close() { impl_->disk().close(); }
+bool Cache::isClosed() { return impl_->disk().isClosed(); }
+void Cache::deleteCache() { impl_->disk().deleteCache(); }
+void Cache::evictAll() { impl_->disk().evictAll(); }
+bool Cache::remove(const Request& request) {
+  return impl_->remove(internal::requestForCache(request).url());
+}
+
+int Cache::requestCount() { return impl_->requestCount(); }
+int Cache::hitCount() { return impl_->hitCount(); }
+int Cache::networkCount() { return impl_->networkCount(); }
+int Cache::writeSuccessCount() { return impl_->writeSuccessCount(); }
+int Cache::writeAbortCount() { return impl_->writeAbortCount(); }
+
+struct Cache::UrlIterator::State {
+  std::unique_ptr<internal::DiskLruCache::SnapshotIterator> snapshots;
+  std::optional<std::string> nextUrl;
+  bool canRemove = false;
+};
+
+Cache::UrlIterator::UrlIterator(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Cache::UrlIterator::~UrlIterator() = default;
+Cache::UrlIterator::UrlIterator(UrlIterator&&) noexcept = default;
+Cache::UrlIterator& Cache::UrlIterator::operator=(UrlIterator&&) noexcept = default;
+
+bool Cache::UrlIterator::hasNext() {
+  if (state_->nextUrl) return true;
+  state_->canRemove = false;  // Reading ahead moves the iterator past the last returned entry.
+  while (state_->snapshots->hasNext()) {
+    std::unique_ptr<internal::DiskLruCache::Snapshot> snapshot = state_->snapshots->next();
+    try {
+      state_->nextUrl = internal::CacheEntry::readFrom(snapshot->getSource(internal::kEntryMetadata))
+                            .url()
+                            .toString();
+      return true;
+    } catch (const IOException&) {
+      // A corrupt entry is skipped, as OkHttp does.
+    }
+  }
+  return false;
+}
+
+std::string Cache::UrlIterator::next() {
+  if (!hasNext()) throw std::out_of_range("Cache::UrlIterator::next(): no more URLs");
+  std::string url = std::move(*state_->nextUrl);
+  state_->nextUrl.reset();
+  state_->canRemove = true;
+  return url;
+}
+
+void Cache::UrlIterator::remove() {
+  if (!state_->canRemove) {
+    throw std::logic_error("Cache::UrlIterator::remove() before next()");
+  }
+  state_->snapshots->remove();
+  state_->canRemove = false;
+}
+
+Cache::UrlIterator Cache::urls() {
+  auto state = std::make_unique<UrlIterator::State>();
+  state->snapshots = impl_->disk().snapshots();
+  return UrlIterator(std::move(state));
+}
+
+}  // namespace tern
