@@ -1,6 +1,9 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "tern/cache.h"
 
+#include <unistd.h>
+
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 
@@ -161,6 +164,65 @@ void CacheImpl::endRevalidation(const std::string& key) {
   revalidations_.erase(key);
 }
 
+std::shared_ptr<SharedFetch> CacheImpl::joinOrLeadFetch(const std::string& key,
+                                                         const Request& request, bool& leader) {
+  MutexLock lock(mutex_);
+  auto it = fetches_.find(key);
+  if (it != fetches_.end() && it->second->state != SharedFetch::State::kEnded &&
+      it->second->request.method() == request.method() &&
+      it->second->request.url() == request.url() &&
+      it->second->request.headers() == request.headers()) {
+    leader = false;
+    return it->second;
+  }
+  leader = true;
+  auto fetch = std::make_shared<SharedFetch>(request);
+  // A different request for the key (other headers) leads its own fetch; the one it replaces
+  // here keeps its followers.
+  fetches_[key] = fetch;
+  return fetch;
+}
+
+void CacheImpl::shareFetch(const std::shared_ptr<SharedFetch>& fetch, Response head,
+                           std::shared_ptr<Relay> relay) {
+  {
+    MutexLock lock(mutex_);
+    if (fetch->state != SharedFetch::State::kPending) return;
+    fetch->head.emplace(std::move(head));
+    fetch->relay = std::move(relay);
+    fetch->state = SharedFetch::State::kShared;
+  }
+  fetchChanged_.notify_all();
+}
+
+void CacheImpl::endFetch(const std::string& key, const std::shared_ptr<SharedFetch>& fetch) {
+  {
+    MutexLock lock(mutex_);
+    auto it = fetches_.find(key);
+    if (it != fetches_.end() && it->second == fetch) fetches_.erase(it);
+    if (fetch->state == SharedFetch::State::kPending) fetch->state = SharedFetch::State::kEnded;
+  }
+  fetchChanged_.notify_all();
+}
+
+std::optional<std::pair<Response, std::shared_ptr<Relay>>> CacheImpl::awaitFetch(
+    const std::shared_ptr<SharedFetch>& fetch, const std::function<bool()>& isCanceled) {
+  MutexLock lock(mutex_);
+  while (fetch->state == SharedFetch::State::kPending) {
+    if (isCanceled && isCanceled()) throw InterruptedIOException("Canceled");
+    // Woken when the leader shares or ends; the timeout only re-checks cancellation.
+    fetchChanged_.wait_for(lock.native(), std::chrono::milliseconds(50));
+  }
+  if (fetch->state != SharedFetch::State::kShared) return std::nullopt;
+  return std::make_pair(stripBody(*fetch->head), fetch->relay);
+}
+
+std::filesystem::path CacheImpl::newRelayFile(const std::string& key) {
+  MutexLock lock(mutex_);
+  return directory() / (key + ".relay." + std::to_string(::getpid()) + "." +
+                        std::to_string(relayCounter_++) + ".tmp");
+}
+
 void CacheImpl::trackResponse(const CacheStrategy& strategy) {
   ++requestCount_;
   if (strategy.networkRequest) {
@@ -171,6 +233,11 @@ void CacheImpl::trackResponse(const CacheStrategy& strategy) {
 }
 
 void CacheImpl::trackConditionalCacheHit() { ++hitCount_; }
+
+void CacheImpl::trackSharedHit() {
+  --networkCount_;
+  ++hitCount_;
+}
 
 void CacheImpl::trackWrite(bool success) { ++(success ? writeSuccessCount_ : writeAbortCount_); }
 

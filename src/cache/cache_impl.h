@@ -3,6 +3,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <utility>
 #include <map>
 #include <cstdint>
 #include <filesystem>
@@ -49,6 +52,20 @@ class CacheRequest {
   virtual void abort() = 0;
 };
 
+class Relay;
+
+// A network fetch that concurrent identical GETs share (collapsed requests): the first call for
+// a key leads it; calls with the same request that come while it runs wait for its response
+// head, then read its body through the Relay. Fields are guarded by CacheImpl's mutex.
+struct SharedFetch {
+  enum class State { kPending, kShared, kEnded };
+  explicit SharedFetch(Request request) : request(std::move(request)) {}
+  const Request request;  // The leader's request, as the cache received it.
+  State state = State::kPending;
+  std::optional<Response> head;  // Once shared: the response without a body.
+  std::shared_ptr<Relay> relay;  // Once shared: its body.
+};
+
 // What a Cache is: a DiskLruCache of entries (value 0 the metadata, value 1 the body) plus the
 // statistics. Thread-safe. Every disk failure is swallowed here (a broken cache degrades to the
 // network); only initialize() reports one.
@@ -85,9 +102,29 @@ class CacheImpl : public std::enable_shared_from_this<CacheImpl> {
   bool beginRevalidation(const std::string& key);
   void endRevalidation(const std::string& key);
 
+  // The fetch for `key` that `request` may join (another call leads it, with the same method,
+  // URL and headers), or a new one that this call leads (`leader` is set). The leader must end
+  // it with endFetch() on every path.
+  std::shared_ptr<SharedFetch> joinOrLeadFetch(const std::string& key, const Request& request,
+                                               bool& leader);
+  // The leader shares its response: `head` (no body) and the relay streaming its body.
+  void shareFetch(const std::shared_ptr<SharedFetch>& fetch, Response head,
+                  std::shared_ptr<Relay> relay);
+  // The fetch is over: abandoned before it was shared (followers then use the network
+  // themselves), or its body ended (new calls find the stored entry). Idempotent.
+  void endFetch(const std::string& key, const std::shared_ptr<SharedFetch>& fetch);
+  // Waits until `fetch` is no longer pending, or `isCanceled` answers true (then
+  // InterruptedIOException("Canceled")). Returns the head and relay if it was shared.
+  std::optional<std::pair<Response, std::shared_ptr<Relay>>> awaitFetch(
+      const std::shared_ptr<SharedFetch>& fetch, const std::function<bool()>& isCanceled);
+  // A new file for a relay, in the cache's directory.
+  std::filesystem::path newRelayFile(const std::string& key);
+
   // Statistics (see Cache).
   void trackResponse(const CacheStrategy& strategy);
   void trackConditionalCacheHit();
+  // A call counted as a network request was served by another call's shared fetch.
+  void trackSharedHit();
   void trackWrite(bool success);
   int requestCount() const { return requestCount_; }
   int hitCount() const { return hitCount_; }
@@ -98,8 +135,11 @@ class CacheImpl : public std::enable_shared_from_this<CacheImpl> {
  private:
   std::shared_ptr<DiskLruCache> disk_;
   Mutex mutex_;
+  std::condition_variable fetchChanged_;
   std::map<std::string, std::chrono::steady_clock::time_point> revalidations_
       TERN_GUARDED_BY(mutex_);
+  std::map<std::string, std::shared_ptr<SharedFetch>> fetches_ TERN_GUARDED_BY(mutex_);
+  int64_t relayCounter_ TERN_GUARDED_BY(mutex_) = 0;
   std::atomic<int> requestCount_{0};
   std::atomic<int> hitCount_{0};
   std::atomic<int> networkCount_{0};

@@ -3,23 +3,19 @@
 
 #include <chrono>
 #include <exception>
+#include <filesystem>
+#include <functional>
 #include <utility>
 
 #include "cache/cache_entry.h"
 #include "cache/cache_strategy.h"
+#include "cache/relay.h"
 #include "http/message_framing.h"
 #include "tern/buffer.h"
 #include "tern/buffered_source.h"
 #include "tern/exceptions.h"
 
 namespace tern::internal {
-namespace {
-
-int64_t nowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Copies the network body into the cache as the caller reads it (OkHttp's
 // cacheWritingResponse): the entry is committed when the body reaches its end and abandoned if
@@ -28,6 +24,9 @@ class CacheWritingSource final : public Source {
  public:
   CacheWritingSource(ResponseBody body, std::unique_ptr<CacheRequest> cacheRequest)
       : body_(std::move(body)), cacheRequest_(std::move(cacheRequest)) {}
+
+  // Runs once the body is closed (after the entry was committed or abandoned).
+  void onClose(std::function<void()> onClose) { onClose_ = std::move(onClose); }
 
   ~CacheWritingSource() override { close(); }
 
@@ -63,6 +62,7 @@ class CacheWritingSource final : public Source {
   void close() override {
     abortCache();
     body_.close();
+    if (onClose_) std::exchange(onClose_, nullptr)();
   }
 
  private:
@@ -74,7 +74,31 @@ class CacheWritingSource final : public Source {
 
   ResponseBody body_;
   std::unique_ptr<CacheRequest> cacheRequest_;
+  std::function<void()> onClose_;
 };
+
+// Reads a source others also hold (the relay's view of the cache-writing source).
+class SharedSource final : public Source {
+ public:
+  explicit SharedSource(std::shared_ptr<Source> source) : source_(std::move(source)) {}
+  int64_t read(Buffer& sink, int64_t byteCount) override { return source_->read(sink, byteCount); }
+  Timeout& timeout() override { return source_->timeout(); }
+  void close() override { source_->close(); }
+
+ private:
+  std::shared_ptr<Source> source_;
+};
+
+namespace {
+
+int64_t nowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The most recent bytes of a shared body kept in memory; readers further behind read the file.
+constexpr int64_t kRelayBufferSize = 64 * 1024;
 
 Response withBody(Response response, ResponseBody body) {
   return std::move(response).newBuilder().body(std::move(body)).build();
@@ -148,6 +172,20 @@ Response CacheInterceptor::intercept(CacheChain& chain) {
     return response;
   }
 
+  // A plain miss of a GET may share a fetch another call is making (collapsed requests).
+  std::optional<Lead> lead;
+  if (!candidate && !revalidation && request.method() == "GET" && cacheRequest.method() == "GET" &&
+      !request.body()) {
+    std::string key = cacheKey(cacheRequest.url());
+    bool leader = false;
+    std::shared_ptr<SharedFetch> fetch = cache_->joinOrLeadFetch(key, request, leader);
+    if (leader) {
+      lead.emplace(Lead{std::move(key), std::move(fetch)});
+    } else if (std::optional<Response> shared = joinFetch(chain, fetch)) {
+      return std::move(*shared);
+    }
+  }
+
   if (candidate) {
     chain.cacheConditionalHit(candidate->response);
   } else {
@@ -156,18 +194,54 @@ Response CacheInterceptor::intercept(CacheChain& chain) {
   std::string revalidatedKey = revalidation ? cacheKey(cacheRequest.url()) : std::string();
   try {
     Response response = networkWithCache(chain, *strategy.networkRequest, std::move(candidate),
-                                         strategy.usableOnError);
+                                         strategy.usableOnError, lead);
     if (revalidation) cache_->endRevalidation(revalidatedKey);
+    if (lead) cache_->endFetch(lead->key, lead->fetch);  // Not shared: followers go on alone.
     return response;
   } catch (...) {
     if (revalidation) cache_->endRevalidation(revalidatedKey);
+    if (lead) cache_->endFetch(lead->key, lead->fetch);
     throw;
   }
 }
 
+std::optional<Response> CacheInterceptor::joinFetch(CacheChain& chain,
+                                                    const std::shared_ptr<SharedFetch>& fetch) {
+  const Request& request = chain.request();
+  auto shared = cache_->awaitFetch(fetch, chain.cancelCheck());
+  if (!shared) return std::nullopt;  // The leader's response was not shared.
+  auto& [head, relay] = *shared;
+  // Served only if the stored response is one the cache could serve this request now.
+  CacheStrategy strategy = CacheStrategy::compute(nowMillis(), request, &head);
+  if (strategy.networkRequest || !strategy.useCacheResponse) return std::nullopt;
+  std::unique_ptr<Source> source = relay->newSource(chain.cancelCheck());
+  if (!source) return std::nullopt;  // Every reader left and the fetch was abandoned.
+  std::optional<MediaType> contentType;
+  if (std::optional<std::string> type = head.header("Content-Type")) {
+    contentType = MediaType::parse(*type);
+  }
+  int64_t contentLength = -1;
+  try {
+    contentLength = internal::contentLength(head.headers());
+  } catch (const ProtocolException&) {
+    // Unknown length: the relay's end is the body's end.
+  }
+  ResponseBody body(tern::buffer(std::move(source)), std::move(contentType), contentLength);
+  Response stripped = stripBody(head);
+  Response response = std::move(head)
+                          .newBuilder()
+                          .request(request)
+                          .body(std::move(body))
+                          .cacheResponse(std::move(stripped))
+                          .build();
+  cache_->trackSharedHit();
+  chain.cacheHit(response);
+  return response;
+}
+
 Response CacheInterceptor::networkWithCache(CacheChain& chain, const Request& networkRequest,
                                             std::optional<CachedResponse> cached,
-                                            bool usableOnError) {
+                                            bool usableOnError, std::optional<Lead>& lead) {
   const Request& request = chain.request();
   std::optional<Response> networkResponse;
   try {
@@ -223,10 +297,11 @@ Response CacheInterceptor::networkWithCache(CacheChain& chain, const Request& ne
                           .networkResponse(std::move(networkStripped))
                           .build();
   if (cacheStripped) chain.cacheMiss();  // Was a conditional hit; the entry is being replaced.
-  return storeIfCacheable(networkRequest, std::move(response));
+  return storeIfCacheable(chain, networkRequest, std::move(response), lead);
 }
 
-Response CacheInterceptor::storeIfCacheable(const Request& networkRequest, Response response) {
+Response CacheInterceptor::storeIfCacheable(CacheChain& chain, const Request& networkRequest,
+                                            Response response, std::optional<Lead>& lead) {
   Request cacheNetworkRequest = requestForCache(networkRequest);
   bool cacheableMethod = cacheNetworkRequest.method() == "GET";
   if (cacheableMethod && response.body() && promisesBody(response) &&
@@ -238,16 +313,46 @@ Response CacheInterceptor::storeIfCacheable(const Request& networkRequest, Respo
     ResponseBody networkBody = std::move(*response.body());
     std::optional<MediaType> contentType = networkBody.contentType();
     int64_t contentLength = networkBody.contentLength();
-    ResponseBody body(
-        tern::buffer(std::make_unique<CacheWritingSource>(std::move(networkBody),
-                                                          std::move(cacheRequest))),
-        std::move(contentType), contentLength);
+    auto upstream =
+        std::make_unique<CacheWritingSource>(std::move(networkBody), std::move(cacheRequest));
+    std::unique_ptr<Source> source;
+    if (lead && response.isSuccessful()) {
+      // Only a 2xx is shared: a redirect's or an error's body is the call's own business, and
+      // a follow-up needs the exchange closed.
+      source = shareFetch(chain, head, std::move(upstream), *lead);
+      lead.reset();  // Shared: the relay ends the fetch when its upstream closes.
+    } else {
+      source = std::move(upstream);
+    }
+    ResponseBody body(tern::buffer(std::move(source)), std::move(contentType), contentLength);
     return withBody(std::move(response), std::move(body));
   }
   if (invalidatesCache(networkRequest.method()) && cacheNetworkRequest.method() != "GET") {
     invalidate(networkRequest, response);
   }
   return response;
+}
+
+std::unique_ptr<Source> CacheInterceptor::shareFetch(CacheChain& chain, const Response& head,
+                                                    std::unique_ptr<CacheWritingSource> upstream,
+                                                    const Lead& lead) {
+  std::shared_ptr<CacheWritingSource> shared = std::move(upstream);
+  std::shared_ptr<Relay> relay;
+  try {
+    std::filesystem::path file = cache_->newRelayFile(lead.key);
+    relay = Relay::edit(file, std::make_unique<SharedSource>(shared), lead.key, kRelayBufferSize);
+    std::error_code ignored;
+    std::filesystem::remove(file, ignored);  // The relay keeps it open; a crash leaves nothing.
+  } catch (const IOException&) {
+    // No relay file: this call reads alone, and the others use the network.
+    cache_->endFetch(lead.key, lead.fetch);
+    return std::make_unique<SharedSource>(std::move(shared));
+  }
+  shared->onClose([cache = cache_, lead] { cache->endFetch(lead.key, lead.fetch); });
+  std::unique_ptr<Source> source = relay->newSource(chain.cancelCheck());
+  chain.shareExchange();
+  cache_->shareFetch(lead.fetch, stripBody(head), relay);
+  return source;
 }
 
 void CacheInterceptor::invalidate(const Request& networkRequest, const Response& response) {

@@ -1,7 +1,10 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "cache/cache_impl.h"
 #include "tern/request.h"
@@ -21,6 +24,12 @@ class CacheChain {
   // Sends `request` on: the connection, network interceptors and the server.
   virtual Response proceed(const Request& request) = 0;
   virtual bool isCanceled() const = 0;
+  // isCanceled() for later: the returned function stays valid after the chain is gone (for a
+  // body that reads a shared fetch).
+  virtual std::function<bool()> cancelCheck() const = 0;
+  // The network response of this call is now shared with other calls (collapsed GETs): from
+  // here on, canceling this call must not break its exchange, only this call's own reading.
+  virtual void shareExchange() = 0;
 
   // EventListener's cache events, for the call.
   virtual void cacheHit(const Response& response) = 0;
@@ -33,6 +42,8 @@ class CacheChain {
   // tag, and its body is read to the end and discarded. Never throws.
   virtual void revalidateInBackground(Request request) = 0;
 };
+
+class CacheWritingSource;
 
 // The tag on a background revalidation's request: the cache validates the stored response with
 // the server even though it could serve it.
@@ -48,6 +59,11 @@ struct CacheRevalidation {};
 // Location or Content-Location (RFC 9111 §4.4). stale-while-revalidate serves the stale entry
 // and revalidates once in the background; stale-if-error serves it when the network fails or
 // answers 5xx. A failing cache never fails the call.
+//
+// Collapsed requests: a GET that misses while an identical one (same URL and headers) is being
+// fetched waits for that fetch's response head instead of going to the network. If the response
+// is stored and fresh for it, it reads the body through a Relay as it arrives (reported as
+// cacheHit); otherwise it makes its own request.
 class CacheInterceptor final {
  public:
   explicit CacheInterceptor(std::shared_ptr<CacheImpl> cache) : cache_(std::move(cache)) {}
@@ -55,10 +71,23 @@ class CacheInterceptor final {
   Response intercept(CacheChain& chain);
 
  private:
+  // A fetch this call leads, for collapsing.
+  struct Lead {
+    std::string key;
+    std::shared_ptr<SharedFetch> fetch;
+  };
+  // The response of a fetch another call leads, or nullopt to use the network.
+  std::optional<Response> joinFetch(CacheChain& chain, const std::shared_ptr<SharedFetch>& fetch);
   Response networkWithCache(CacheChain& chain, const Request& networkRequest,
-                            std::optional<CachedResponse> cached, bool usableOnError);
-  Response storeIfCacheable(const Request& networkRequest, Response response);
+                            std::optional<CachedResponse> cached, bool usableOnError,
+                            std::optional<Lead>& lead);
+  Response storeIfCacheable(CacheChain& chain, const Request& networkRequest, Response response,
+                            std::optional<Lead>& lead);
   void invalidate(const Request& networkRequest, const Response& response);
+  // Puts the leader's body behind a relay other calls read; returns this call's reader.
+  std::unique_ptr<Source> shareFetch(CacheChain& chain, const Response& head,
+                                     std::unique_ptr<CacheWritingSource> upstream,
+                                     const Lead& lead);
 
   std::shared_ptr<CacheImpl> cache_;
 };

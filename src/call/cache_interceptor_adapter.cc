@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "call/cache_interceptor_adapter.h"
 
+#include <limits>
 #include <utility>
 
 #include "call/real_call.h"
@@ -18,6 +19,13 @@ class CallCacheChain final : public CacheChain {
   const Request& request() const override { return chain_.request(); }
   Response proceed(const Request& request) override { return chain_.proceed(request); }
   bool isCanceled() const override { return call_.isCanceled(); }
+  std::function<bool()> cancelCheck() const override {
+    return [call = std::weak_ptr<RealCall>(call_.shared_from_this())] {
+      std::shared_ptr<RealCall> alive = call.lock();
+      return alive && alive->isCanceled();
+    };
+  }
+  void shareExchange() override { call_.shareExchange(); }
 
   void cacheHit(const Response& response) override {
     call_.event([&](EventListener& listener) { listener.cacheHit(call_, response); });

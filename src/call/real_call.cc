@@ -110,7 +110,9 @@ void RealCall::cancel() noexcept {
   {
     MutexLock lock(mutex_);
     // Both only break sockets (thread-safe, non-blocking); the threads using them wake and fail.
-    if (exchange_) exchange_->cancel();
+    // A response body shared with other calls (collapsed GETs) must go on for them: this
+    // call's own reader fails instead.
+    if (exchange_ && !exchangeShared_) exchange_->cancel();
     for (const auto& connection : connectionsToCancel_) connection->cancel();
   }
   // A call waiting for another call's connect to the same HTTP/2 address holds no socket yet.
@@ -207,6 +209,11 @@ void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newE
   exchangeFinder_ = std::move(finder);
 }
 
+void RealCall::shareExchange() {
+  MutexLock lock(mutex_);
+  exchangeShared_ = true;
+}
+
 std::shared_ptr<Exchange> RealCall::initExchange(const RealInterceptorChain& chain) {
   std::shared_ptr<ExchangeFinder> finder;
   {
@@ -227,6 +234,7 @@ std::shared_ptr<Exchange> RealCall::initExchange(const RealInterceptorChain& cha
     MutexLock lock(mutex_);
     interceptorScopedExchange_ = exchange;
     exchange_ = exchange;
+    exchangeShared_ = false;
     requestBodyOpen_ = true;
     responseBodyOpen_ = true;
   }

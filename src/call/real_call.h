@@ -81,6 +81,11 @@ class RealCall final : public Call,
   // specs lack CLEARTEXT.
   void enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder);
 
+  // The current exchange's response is now read by other calls too (the cache's collapsed
+  // GETs): cancel() no longer breaks it, so their bodies go on; this call's own reader checks
+  // isCanceled() instead. Reset by the next initExchange().
+  void shareExchange();
+
   // Finds a connection and opens an exchange on it (ConnectInterceptor). Throws IOException
   // (wrapped in RouteException for connection failures) or InterruptedIOException("Canceled").
   std::shared_ptr<Exchange> initExchange(const RealInterceptorChain& chain);
@@ -185,6 +190,7 @@ class RealCall final : public Call,
   bool executed_ TERN_GUARDED_BY(mutex_) = false;
   // Until both its bodies are done.
   std::shared_ptr<Exchange> exchange_ TERN_GUARDED_BY(mutex_);
+  bool exchangeShared_ TERN_GUARDED_BY(mutex_) = false;  // See shareExchange().
   // For the current attempt.
   std::shared_ptr<Exchange> interceptorScopedExchange_ TERN_GUARDED_BY(mutex_);
   std::vector<std::shared_ptr<RealConnection>> connectionsToCancel_

@@ -240,7 +240,11 @@ std::string RecordingEventListener::violationLocked(const CallEvent& event) {
     return "";
   }
   if (n == "followUpDecision") return "";
-  if (n == "satisfactionFailure" || n.starts_with("cache")) return "";
+  // The cache's events come before the network is used or after its response was read: never
+  // inside an exchange.
+  if (n == "satisfactionFailure" || n.starts_with("cache")) {
+    return exchangeOpen ? "with a request or response still open" : "";
+  }
   // The request and response events need a connection.
   if (connectionsHeld_ == 0) return "without a connection";
   auto start = [](bool& open, const char* what) -> std::string {

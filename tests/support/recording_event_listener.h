@@ -49,6 +49,8 @@ struct CallEvent {
 //    connection is held;
 //  - callEnd with nothing left open and the connection released; callFailed with at most a DNS
 //    lookup left open;
+//  - the cache's events (cacheHit, cacheMiss, cacheConditionalHit, satisfactionFailure) never
+//    come while a request or response is open;
 //  - events for a call never overlap from two threads.
 // Thread-safe.
 class RecordingEventListener : public EventListener {
