@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "cache/disk_lru_cache.h"
 #include "tern/handshake.h"
@@ -28,7 +29,8 @@ inline constexpr int kEntryCount = 2;
 // Cache.key(url)), so OkHttp and tern find each other's entries.
 std::string cacheKey(const HttpUrl& url);
 
-// The field names a response's Vary headers list, lowercased; "*" if any value is "*".
+// The field names a response's Vary headers list, lowercased and trimmed; "*" among them if any
+// value lists it. Empty names ("Vary: a,,b") are skipped.
 std::set<std::string> varyFields(const Headers& responseHeaders);
 // True if the response varies on everything (Vary: *): it is never served from the cache.
 bool hasVaryAll(const Headers& responseHeaders);
@@ -53,13 +55,21 @@ class CacheEntry final {
   // handshake.
   CacheEntry(const HttpUrl& cacheUrl, const Response& response);
 
-  // Reads metadata written by writeTo() or by OkHttp (any version OkHttp reads). Throws
-  // IOException naming what is wrong ("cache entry: bad status line ...") for anything
-  // malformed: truncation, bad counts or numbers, a certificate that does not decode, an https
-  // URL without a handshake. Never reads more than the source holds.
+  // Reads metadata written by writeTo() or by OkHttp (any version OkHttp reads: before 3.0 an
+  // https entry had no TLS version line, read as SSL_3_0). Throws IOException naming what is
+  // wrong ("cache entry: bad status line ...") for anything malformed: truncation, a line longer
+  // than kMaxLineLength, bad counts or numbers (a count above kMaxCount too), a certificate that
+  // does not decode, an https URL without a handshake, a URL that is not http or https, a request
+  // method that is not a token, a status code below 100 (OkHttp writes it unpadded, so it could
+  // not be read back). A count is never used to allocate: one larger than the lines that follow
+  // is truncation. Bytes after the entry are ignored, as OkHttp ignores them. Does not close
+  // `source`.
   static CacheEntry readFrom(Source& source);
 
-  // Writes the metadata in OkHttp's format. Sink errors propagate.
+  // Writes the metadata in OkHttp's format, then flushes `sink` (it stays open). Sink errors
+  // propagate. Throws IOException before writing anything for what could not be read back: an
+  // https entry without a handshake (OkHttp could not write one either), a status code outside
+  // 100-999, a field holding "\n" or ending in "\r" (possible only in a Response built in code).
   void writeTo(Sink& sink) const;
 
   // True if this entry answers `request` with `response`'s kind: same URL (cacheUrl), same
@@ -67,8 +77,9 @@ class CacheEntry final {
   bool matches(const Request& request, const HttpUrl& cacheUrl) const;
 
   // The stored response, with a body streaming value 1 of `snapshot` (Content-Type and
-  // Content-Length from the stored headers); the body owns the snapshot and closes it. Its
-  // request is made of the stored URL, method and Vary'd headers.
+  // Content-Length from the stored headers; -1 if absent or not a length); the body owns the
+  // snapshot and closes it. Its request is made of the stored URL, method and Vary'd headers (and
+  // an empty body for a method that needs one, as a POST stored under a cacheUrlOverride).
   Response response(std::unique_ptr<DiskLruCache::Snapshot> snapshot) const;
 
   // The stored response without a body (to compute a strategy, or to update after a 304).
@@ -81,9 +92,25 @@ class CacheEntry final {
   int code() const { return code_; }
   int64_t sentRequestMillis() const { return sentRequestMillis_; }
   int64_t receivedResponseMillis() const { return receivedResponseMillis_; }
+  // As stored: an HTTP/2 response reads back as HTTP/1.1 (the status line OkHttp writes).
+  Protocol protocol() const { return protocol_; }
+  const std::string& message() const { return message_; }
+  const std::optional<Handshake>& handshake() const { return handshake_; }
+
+  // Every field equal.
+  bool operator==(const CacheEntry&) const = default;
+
+  // The longest line readFrom() accepts, terminator excluded: far above what an entry holds (a
+  // header line is at most 256 KiB on the wire, a certificate's base64 a few KiB).
+  static constexpr int64_t kMaxLineLength = 1 << 20;
+  // The most lines a count may announce (headers, certificates). OkHttp allows Int.MAX_VALUE;
+  // this bounds what a corrupt file of small lines can make a reader hold (each line becomes a
+  // header of ~100 bytes in memory) while staying far above what tern or OkHttp can store: 256 KiB
+  // of headers on the wire is at most 65,536 fields.
+  static constexpr int kMaxCount = 1 << 17;
 
  private:
-  CacheEntry() = default;
+  explicit CacheEntry(HttpUrl url) : url_(std::move(url)) {}
 
   HttpUrl url_;
   std::string requestMethod_;
