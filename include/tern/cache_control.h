@@ -67,6 +67,15 @@ class TERN_API CacheControl {
   // The response will not change while fresh (RFC 8246), so it is never revalidated early.
   bool immutable() const noexcept { return immutable_; }
 
+  // "stale-while-revalidate" (RFC 5861 §3): in a response, how long after it goes stale a cache
+  // may still serve it while revalidating it in the background, in seconds; -1 if absent.
+  int staleWhileRevalidateSeconds() const noexcept { return staleWhileRevalidateSeconds_; }
+
+  // "stale-if-error" (RFC 5861 §4): how long after it goes stale a cached response may still be
+  // served when the server fails (a 5xx or a network error), in seconds; -1 if absent. In a
+  // request, how much staleness the client accepts in that case.
+  int staleIfErrorSeconds() const noexcept { return staleIfErrorSeconds_; }
+
   // The header value: the received text when it came from exactly one Cache-Control field and no
   // Pragma, else the directives in canonical form ("no-cache, max-age=60"); "" when there are none.
   const std::string& toString() const noexcept { return headerValue_; }
@@ -87,6 +96,8 @@ class TERN_API CacheControl {
   bool onlyIfCached_ = false;
   bool noTransform_ = false;
   bool immutable_ = false;
+  int staleWhileRevalidateSeconds_ = -1;
+  int staleIfErrorSeconds_ = -1;
   std::string headerValue_;
 };
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "tern/headers.h"
 #include "tern/request.h"
@@ -42,19 +43,29 @@ struct CacheStrategy {
   //
   // Rules, in order (RFC 9111 section in brackets):
   //  - no cached response, an https request whose cached response has no handshake, a cached
-  //    response that may not be stored (isCacheable), a request with no-cache or its own
-  //    conditions (hasConditions): the network, unchanged;
-  //  - age per §4.2.3 (Age header, apparent age from Date, response delay, resident time);
-  //    freshness lifetime per §4.2.1: max-age, else Expires − Date (Date defaults to the
-  //    receive time), else the heuristic of §4.2.2 (10% of Date − Last-Modified) when the URL
-  //    has no query; the request's max-age caps it, min-fresh adds to the age, max-stale (unless
-  //    the response says must-revalidate) allows staleness; immutable responses are fresh for
-  //    their whole lifetime even when the request says max-age=0;
-  //  - fresh enough: serve it. Stale within the response's stale-while-revalidate: serve it
-  //    and revalidateInBackground (unless no-cache or must-revalidate);
-  //  - else validate it with ETag / Last-Modified / Date; with none of them, the network
-  //    unchanged;
+  //    response that may not be stored (isCacheable, with the stored request: a request's own
+  //    no-store does not stop it being answered from the cache, §5.2.1.5), a request with
+  //    no-cache or its own conditions (hasConditions): the network, unchanged;
+  //  - age per §4.2.3: max(apparent age from Date, Age + response delay) + resident time (OkHttp
+  //    adds the response delay to the apparent age too); a list-valued Age uses its first member
+  //    and an invalid one is ignored. Freshness lifetime per §4.2.1: max-age (s-maxage is for
+  //    shared caches, ignored), else Expires − Date (an Expires that is not a date, such as "0",
+  //    means already expired, §5.3), else the heuristic of §4.2.2 (10% of Date − Last-Modified)
+  //    when the URL has no query. A missing Date is the receive time (RFC 9110 §6.6.1), for the
+  //    heuristic too (OkHttp uses the send time there). The request's max-age caps the
+  //    lifetime, min-fresh adds to the age, max-stale (unless the response says
+  //    must-revalidate) allows staleness; immutable responses are fresh for their whole
+  //    lifetime even when the request says max-age=0;
+  //  - fresh enough: serve it. Stale within the response's stale-while-revalidate: serve it,
+  //    unless no-cache or must-revalidate, or the request sets max-age or min-fresh (it asked
+  //    for a fresh answer, §5.2.1.1). revalidateInBackground is set whenever the response
+  //    served is stale within that window (also when max-stale let it out), but never under
+  //    only-if-cached;
+  //  - else validate it with ETag / Last-Modified / Date (as the server wrote them; a value
+  //    with control characters is skipped); with none of them, the network unchanged;
   //  - a request with only-if-cached that would need the network: (nullopt, false).
+  // usableOnError holds while the response is stale by less than the larger of the response's
+  // and the request's stale-if-error, measured from the response's own lifetime.
   static CacheStrategy compute(int64_t nowMillis, const Request& request,
                                const Response* cacheResponse);
 
@@ -68,7 +79,8 @@ struct CacheStrategy {
 // The headers of a stored response updated by a 304 (RFC 9111 §4.3.4), as OkHttp's
 // CacheInterceptor.combine: the stored fields, except the 304's replace those of the same name
 // (but never Content-Length, Content-Encoding or Content-Type, which describe the stored body);
-// Warning 1xx values are dropped.
+// the 304's hop-by-hop fields (Connection, Transfer-Encoding, ...) are ignored; Warning 1xx values
+// are dropped.
 Headers combineHeaders(const Headers& cachedHeaders, const Headers& networkHeaders);
 
 // True if `request` carries its own validators (If-Modified-Since or If-None-Match): the cache

@@ -118,6 +118,10 @@ CacheControl CacheControl::parse(const Headers& headers) {
         result.noTransform_ = true;
       } else if (equalsIgnoreCase(directive, "immutable")) {
         result.immutable_ = true;
+      } else if (equalsIgnoreCase(directive, "stale-while-revalidate")) {
+        result.staleWhileRevalidateSeconds_ = toNonNegativeInt(parameter, -1);
+      } else if (equalsIgnoreCase(directive, "stale-if-error")) {
+        result.staleIfErrorSeconds_ = toNonNegativeInt(parameter, -1);
       }
     }
   }
@@ -167,6 +171,8 @@ std::string CacheControl::canonicalHeaderValue() const {
   append(onlyIfCached_, "only-if-cached");
   append(noTransform_, "no-transform");
   append(immutable_, "immutable");
+  appendSeconds(staleWhileRevalidateSeconds_, "stale-while-revalidate");
+  appendSeconds(staleIfErrorSeconds_, "stale-if-error");
   return result;
 }
 

@@ -32,6 +32,8 @@ TEST(CacheControlTest, EmptyBuilderIsEmpty) {
   EXPECT_FALSE(cacheControl.onlyIfCached());
   EXPECT_FALSE(cacheControl.noTransform());
   EXPECT_FALSE(cacheControl.immutable());
+  EXPECT_EQ(cacheControl.staleWhileRevalidateSeconds(), -1);
+  EXPECT_EQ(cacheControl.staleIfErrorSeconds(), -1);
 }
 
 TEST(CacheControlTest, CompleteBuilder) {
@@ -147,6 +149,44 @@ TEST(CacheControlTest, MaxStaleWithoutValueAcceptsAnyStaleness) {
   EXPECT_EQ(parseCacheControl("max-stale").maxStaleSeconds(), INT_MAX);
   EXPECT_EQ(parseCacheControl("max-stale=junk").maxStaleSeconds(), INT_MAX);
   EXPECT_EQ(parseCacheControl("max-stale=10").maxStaleSeconds(), 10);
+}
+
+TEST(CacheControlTest, ParseStaleWhileRevalidateAndStaleIfError) {
+  // RFC 5861 §3's example.
+  std::string header = "max-age=600, stale-while-revalidate=30, stale-if-error=86400";
+  CacheControl cacheControl = parseCacheControl(header);
+  EXPECT_EQ(cacheControl.maxAgeSeconds(), 600);
+  EXPECT_EQ(cacheControl.staleWhileRevalidateSeconds(), 30);
+  EXPECT_EQ(cacheControl.staleIfErrorSeconds(), 86400);
+  EXPECT_EQ(cacheControl.toString(), header);
+
+  CacheControl other = parseCacheControl("Stale-If-Error = \"5\" ; STALE-WHILE-REVALIDATE=7");
+  EXPECT_EQ(other.staleWhileRevalidateSeconds(), 7);
+  EXPECT_EQ(other.staleIfErrorSeconds(), 5);
+}
+
+TEST(CacheControlTest, StaleDirectivesFollowMaxAgesNumberRules) {
+  EXPECT_EQ(parseCacheControl("stale-while-revalidate=2147483648").staleWhileRevalidateSeconds(),
+            INT_MAX);
+  EXPECT_EQ(parseCacheControl("stale-while-revalidate=-3").staleWhileRevalidateSeconds(), 0);
+  EXPECT_EQ(parseCacheControl("stale-while-revalidate=x").staleWhileRevalidateSeconds(), -1);
+  EXPECT_EQ(parseCacheControl("stale-if-error=99999999999999").staleIfErrorSeconds(), INT_MAX);
+  EXPECT_EQ(parseCacheControl("stale-if-error=-1").staleIfErrorSeconds(), 0);
+  EXPECT_EQ(parseCacheControl("stale-if-error=1.5").staleIfErrorSeconds(), -1);
+  // Unlike max-stale, a missing value does not mean "any": these directives require one.
+  EXPECT_EQ(parseCacheControl("stale-while-revalidate").staleWhileRevalidateSeconds(), -1);
+  EXPECT_EQ(parseCacheControl("stale-if-error").staleIfErrorSeconds(), -1);
+  EXPECT_EQ(parseCacheControl("stale-if-error=").staleIfErrorSeconds(), -1);
+}
+
+TEST(CacheControlTest, StaleDirectivesInCanonicalForm) {
+  Headers headers = Headers::of("Cache-Control", "stale-if-error=60, max-age=1", "Pragma",
+                                "stale-while-revalidate=10");
+  CacheControl cacheControl = CacheControl::parse(headers);
+  EXPECT_EQ(cacheControl.toString(), "max-age=1, stale-while-revalidate=10, stale-if-error=60");
+  CacheControl reparsed = parseCacheControl(cacheControl.toString());
+  EXPECT_EQ(reparsed.staleWhileRevalidateSeconds(), 10);
+  EXPECT_EQ(reparsed.staleIfErrorSeconds(), 60);
 }
 
 TEST(CacheControlTest, LastValueOfARepeatedDirectiveWins) {
