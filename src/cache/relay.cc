@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
@@ -132,7 +133,9 @@ void closeQuietly(std::unique_ptr<Source> source) noexcept {
 
 struct Relay::State {
   State(std::filesystem::path file, int fd, std::string metadata, int64_t bufferMaxSize)
-      : file(std::move(file)), fd(fd), metadata(std::move(metadata)),
+      : file(std::move(file)),
+        fd(fd),
+        metadata(std::move(metadata)),
         bufferMaxSize(bufferMaxSize) {}
 
   ~State() {
@@ -224,12 +227,9 @@ void Relay::State::commit(int64_t upstreamSize) {
   }
   if (!error) {
     try {
-      Buffer bytes;
-      bytes.writeUtf8(metadata);
-      writeFully(fd, file, bytes, kHeaderSize + upstreamSize);
+      writeFully(fd, file, std::as_bytes(std::span(metadata)), kHeaderSize + upstreamSize);
       syncData(fd, file);
-      writeHeader(fd, file, kPrefixClean, upstreamSize,
-                  static_cast<int64_t>(metadata.size()));
+      writeHeader(fd, file, kPrefixClean, upstreamSize, static_cast<int64_t>(metadata.size()));
       syncData(fd, file);
     } catch (const IOException& e) {
       error = e.what();

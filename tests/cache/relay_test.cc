@@ -289,6 +289,18 @@ TEST_F(RelayTest, ReadFromFile) {
   expectFile(Relay::kPrefixClean, 20, kMetadata.size(), "abcdefghijklmnopqrst", kMetadata);
 }
 
+TEST_F(RelayTest, WithoutABufferOthersReadFromTheFile) {
+  auto relay = edit("abcdefghij", 0);
+  auto source1 = relay->newSource();
+  auto source2 = relay->newSource();
+  EXPECT_EQ(readN(*source1, 4), "abcd");
+  EXPECT_EQ(readN(*source2, 6), "abcdef");
+  EXPECT_EQ(readAll(*source1), "efghij");
+  EXPECT_EQ(readAll(*source2), "ghij");
+  EXPECT_TRUE(relay->isComplete());
+  expectFile(Relay::kPrefixClean, 10, kMetadata.size(), "abcdefghij", kMetadata);
+}
+
 TEST_F(RelayTest, ReadFromBufferWhileAnotherSourceReads) {
   auto gate = std::make_shared<Gate>();
   auto relay = Relay::edit(file_, std::make_unique<GatedUpstream>(gate), kMetadata, 1024);
