@@ -11,6 +11,7 @@
 #include "cache/cache_strategy.h"
 #include "cache/relay.h"
 #include "http/message_framing.h"
+#include "io/discard.h"
 #include "tern/buffer.h"
 #include "tern/buffered_source.h"
 #include "tern/exceptions.h"
@@ -22,6 +23,8 @@ namespace tern::internal {
 // the body fails or is closed early. A cache write that fails only stops the copying.
 class CacheWritingSource final : public Source {
  public:
+  static constexpr std::chrono::milliseconds kDiscardTimeout{100};
+
   CacheWritingSource(ResponseBody body, std::unique_ptr<CacheRequest> cacheRequest)
       : body_(std::move(body)), cacheRequest_(std::move(cacheRequest)) {}
 
@@ -60,6 +63,9 @@ class CacheWritingSource final : public Source {
   Timeout& timeout() override { return body_.source().timeout(); }
 
   void close() override {
+    // Closed before its end (a redirect's body, a caller that read enough): finish it quickly
+    // if it is nearly there, so the entry is stored anyway, as OkHttp does.
+    if (cacheRequest_ && !discard(*this, kDiscardTimeout)) abortCache();
     abortCache();
     body_.close();
     if (onClose_) std::exchange(onClose_, nullptr)();
@@ -180,6 +186,18 @@ Response CacheInterceptor::intercept(CacheChain& chain) {
     bool leader = false;
     std::shared_ptr<SharedFetch> fetch = cache_->joinOrLeadFetch(key, request, leader);
     if (leader) {
+      // The fetch this call would have joined may have ended (and stored its response) since
+      // the lookup above: look again before going to the network.
+      if (std::optional<CachedResponse> stored = cache_->get(cacheRequest)) {
+        CacheStrategy again = CacheStrategy::compute(nowMillis(), request, &stored->response);
+        if (!again.networkRequest && again.useCacheResponse) {
+          cache_->endFetch(key, fetch);
+          cache_->trackSharedHit();
+          Response response = servedFromCache(std::move(stored->response), request);
+          chain.cacheHit(response);
+          return response;
+        }
+      }
       lead.emplace(Lead{std::move(key), std::move(fetch)});
     } else if (std::optional<Response> shared = joinFetch(chain, fetch)) {
       return std::move(*shared);
@@ -246,10 +264,14 @@ Response CacheInterceptor::networkWithCache(CacheChain& chain, const Request& ne
   std::optional<Response> networkResponse;
   try {
     networkResponse.emplace(chain.proceed(networkRequest));
-  } catch (const IOException&) {
+  } catch (...) {
     // stale-if-error: the stored response stands in for a network that failed, unless the call
     // itself was canceled.
-    if (!cached || !usableOnError || chain.isCanceled()) throw;
+    if (!cached || !usableOnError || chain.isCanceled() ||
+        !chain.isNetworkFailure(std::current_exception())) {
+      throw;
+    }
+    chain.networkFailed();
     Response response = servedFromCache(std::move(cached->response), request);
     chain.cacheHit(response);
     return response;

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -23,6 +24,9 @@ class CacheChain {
   virtual const Request& request() const = 0;
   // Sends `request` on: the connection, network interceptors and the server.
   virtual Response proceed(const Request& request) = 0;
+  // True if `failure`, thrown by proceed(), means the network could not answer (an
+  // IOException, or a failure to connect as the call layer reports it).
+  virtual bool isNetworkFailure(std::exception_ptr failure) const = 0;
   virtual bool isCanceled() const = 0;
   // isCanceled() for later: the returned function stays valid after the chain is gone (for a
   // body that reads a shared fetch).
@@ -30,6 +34,9 @@ class CacheChain {
   // The network response of this call is now shared with other calls (collapsed GETs): from
   // here on, canceling this call must not break its exchange, only this call's own reading.
   virtual void shareExchange() = 0;
+  // proceed() failed and the cache answers instead (stale-if-error): the failed exchange is
+  // over; release what it held.
+  virtual void networkFailed() = 0;
 
   // EventListener's cache events, for the call.
   virtual void cacheHit(const Response& response) = 0;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "call/real_call.h"
+#include "connection/route_exception.h"
 #include "call/real_interceptor_chain.h"
 #include "tern/callback.h"
 
@@ -19,6 +20,17 @@ class CallCacheChain final : public CacheChain {
   const Request& request() const override { return chain_.request(); }
   Response proceed(const Request& request) override { return chain_.proceed(request); }
   bool isCanceled() const override { return call_.isCanceled(); }
+  bool isNetworkFailure(std::exception_ptr failure) const override {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const IOException&) {
+      return true;
+    } catch (const RouteException&) {
+      return true;  // Every route failed to connect.
+    } catch (...) {
+      return false;
+    }
+  }
   std::function<bool()> cancelCheck() const override {
     return [call = std::weak_ptr<RealCall>(call_.shared_from_this())] {
       std::shared_ptr<RealCall> alive = call.lock();
@@ -26,6 +38,7 @@ class CallCacheChain final : public CacheChain {
     };
   }
   void shareExchange() override { call_.shareExchange(); }
+  void networkFailed() override { call_.exitNetworkInterceptorExchange(true); }
 
   void cacheHit(const Response& response) override {
     call_.event([&](EventListener& listener) { listener.cacheHit(call_, response); });

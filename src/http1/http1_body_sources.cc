@@ -9,50 +9,12 @@
 #include "http/message_framing.h"
 #include "http1/http1_exchange_codec.h"
 #include "io/forwarding_timeout.h"
+#include "io/discard.h"
 #include "io/hex.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
 
 namespace tern::internal {
-namespace {
-
-// Reads `source` to its end within `duration`, as Okio's discard/skipAll. Returns false if the
-// time ran out or the read failed. The deadline is also checked between reads, so a source that
-// never blocks but never ends cannot hold us.
-bool discard(Source& source, std::chrono::nanoseconds duration) {
-  Timeout& timeout = source.timeout();
-  auto now = Timeout::Clock::now();
-  std::optional<Timeout::Clock::time_point> originalDeadline;
-  if (timeout.hasDeadline()) {
-    originalDeadline = timeout.deadlineNanoTime();
-  }
-  auto deadline = now + duration;
-  if (originalDeadline) {
-    deadline = std::min(deadline, *originalDeadline);
-  }
-  timeout.deadline(deadline);
-  bool result = true;
-  try {
-    Buffer skipped;
-    while (source.read(skipped, Buffer::kSegmentSize) != -1) {
-      skipped.clear();
-      if (Timeout::Clock::now() >= deadline) {
-        result = false;
-        break;
-      }
-    }
-  } catch (const IOException&) {
-    result = false;  // Safe to swallow: the caller gives up the connection instead.
-  }
-  if (originalDeadline) {
-    timeout.deadline(*originalDeadline);
-  } else {
-    timeout.clearDeadline();
-  }
-  return result;
-}
-
-}  // namespace
 
 // Response bodies ---------------------------------------------------------------------------------
 
