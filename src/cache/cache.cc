@@ -165,7 +165,7 @@ void CacheImpl::endRevalidation(const std::string& key) {
 }
 
 std::shared_ptr<SharedFetch> CacheImpl::joinOrLeadFetch(const std::string& key,
-                                                         const Request& request, bool& leader) {
+                                                        const Request& request, bool& leader) {
   MutexLock lock(mutex_);
   auto it = fetches_.find(key);
   if (it != fetches_.end() && it->second->state != SharedFetch::State::kEnded &&
@@ -307,9 +307,10 @@ bool Cache::UrlIterator::hasNext() {
   while (state_->snapshots->hasNext()) {
     std::unique_ptr<internal::DiskLruCache::Snapshot> snapshot = state_->snapshots->next();
     try {
-      state_->nextUrl = internal::CacheEntry::readFrom(snapshot->getSource(internal::kEntryMetadata))
-                            .url()
-                            .toString();
+      state_->nextUrl =
+          internal::CacheEntry::readFrom(snapshot->getSource(internal::kEntryMetadata))
+              .url()
+              .toString();
       return true;
     } catch (const IOException&) {
       // A corrupt entry is skipped, as OkHttp does.

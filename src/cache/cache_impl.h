@@ -4,14 +4,14 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <functional>
-#include <utility>
-#include <map>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "cache/cache_strategy.h"
 #include "cache/disk_lru_cache.h"

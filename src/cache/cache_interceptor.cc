@@ -172,8 +172,7 @@ Response CacheInterceptor::intercept(CacheChain& chain) {
     Response response = servedFromCache(std::move(candidate->response), request);
     chain.cacheHit(response);
     if (strategy.revalidateInBackground && cache_->beginRevalidation(candidate->key)) {
-      chain.revalidateInBackground(
-          request.newBuilder().tag(CacheRevalidation{}).build());
+      chain.revalidateInBackground(request.newBuilder().tag(CacheRevalidation{}).build());
     }
     return response;
   }
@@ -356,8 +355,8 @@ Response CacheInterceptor::storeIfCacheable(CacheChain& chain, const Request& ne
 }
 
 std::unique_ptr<Source> CacheInterceptor::shareFetch(CacheChain& chain, const Response& head,
-                                                    std::unique_ptr<CacheWritingSource> upstream,
-                                                    const Lead& lead) {
+                                                     std::unique_ptr<CacheWritingSource> upstream,
+                                                     const Lead& lead) {
   std::shared_ptr<CacheWritingSource> shared = std::move(upstream);
   std::shared_ptr<Relay> relay;
   try {

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "io/ascii.h"
 #include "http/message_framing.h"
+#include "io/ascii.h"
 #include "io/gzip_source.h"
 #include "tern/buffered_source.h"
 #include "tern/version.h"

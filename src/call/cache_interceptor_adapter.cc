@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "call/real_call.h"
-#include "connection/route_exception.h"
 #include "call/real_interceptor_chain.h"
+#include "connection/route_exception.h"
 #include "tern/callback.h"
 
 namespace tern::internal {
@@ -56,17 +56,19 @@ class CallCacheChain final : public CacheChain {
 
   void revalidateInBackground(Request request) override {
     try {
-      call_.client().newCall(std::move(request))->enqueue(Callback::of(
-          [](Call&, Response response) {
-            if (ResponseBody* body = response.body()) {
-              try {
-                body->source().skip(std::numeric_limits<int64_t>::max());
-              } catch (const std::exception&) {
-                // The stored response stays as it was.
-              }
-            }
-          },
-          [](Call&, const IOException&) {}));
+      call_.client()
+          .newCall(std::move(request))
+          ->enqueue(Callback::of(
+              [](Call&, Response response) {
+                if (ResponseBody* body = response.body()) {
+                  try {
+                    body->source().skip(std::numeric_limits<int64_t>::max());
+                  } catch (const std::exception&) {
+                    // The stored response stays as it was.
+                  }
+                }
+              },
+              [](Call&, const IOException&) {}));
     } catch (const std::exception&) {
       // A client that is shut down revalidates nothing.
     }

@@ -7,12 +7,12 @@
 #include <stdexcept>
 #include <utility>
 
+#include "cache/cache_impl.h"
 #include "call/bridge_interceptor.h"
+#include "call/cache_interceptor_adapter.h"
 #include "call/call_server_interceptor.h"
 #include "call/connect_interceptor.h"
 #include "call/real_call.h"
-#include "cache/cache_impl.h"
-#include "call/cache_interceptor_adapter.h"
 #include "call/real_interceptor_chain.h"
 #include "call/retry_and_follow_up_interceptor.h"
 #include "connection/address_access.h"

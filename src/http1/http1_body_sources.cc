@@ -8,8 +8,8 @@
 
 #include "http/message_framing.h"
 #include "http1/http1_exchange_codec.h"
-#include "io/forwarding_timeout.h"
 #include "io/discard.h"
+#include "io/forwarding_timeout.h"
 #include "io/hex.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"

@@ -6,13 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "cache/cache_impl.h"
@@ -40,9 +40,9 @@ std::string formatDate(std::chrono::seconds offset) {
 
 std::filesystem::path newTempDirectory(const std::string& name) {
   static std::atomic<int> counter{0};
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              ("tern-" + name + "-" + std::to_string(::getpid()) + "-" +
-                               std::to_string(counter++));
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("tern-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   std::filesystem::remove_all(dir);
   return dir;
 }
@@ -79,9 +79,7 @@ class CacheTest : public ::testing::TestWithParam<Protocol> {
   Request get(std::string_view path = "/") { return Request::Builder().url(url(path)).build(); }
   Response execute(const Request& request) { return client.newCall(request)->execute(); }
   // Fetches `path` and reads its body.
-  std::string fetch(std::string_view path = "/") {
-    return execute(get(path)).body()->string();
-  }
+  std::string fetch(std::string_view path = "/") { return execute(get(path)).body()->string(); }
 
   // The events of the call made `index`-th.
   std::vector<std::string> cacheEvents(size_t index) {
@@ -172,7 +170,8 @@ TEST_P(CacheTest, FreshResponseIsServedWithoutTheNetwork) {
 }
 
 TEST_P(CacheTest, MissComesBeforeTheConnection) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   EXPECT_EQ(fetch(), "A");
   std::vector<std::string> names = events->listeners().at(0)->eventNames();
   auto miss = std::find(names.begin(), names.end(), "cacheMiss");
@@ -183,7 +182,8 @@ TEST_P(CacheTest, MissComesBeforeTheConnection) {
 }
 
 TEST_P(CacheTest, CachedResponseKeepsTheHandshake) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   Response first = execute(get());
   std::optional<Handshake> handshake = first.handshake();
   EXPECT_EQ(first.body()->string(), "A");
@@ -211,7 +211,8 @@ TEST_P(CacheTest, ChunkedBodyIsCached) {
 TEST_P(CacheTest, LargeBodyIsCached) {
   std::string body(3 * 1024 * 1024 + 7, 'x');
   for (size_t i = 0; i < body.size(); i += 4096) body[i] = static_cast<char>('a' + (i / 4096) % 26);
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body(body).build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body(body).build());
   EXPECT_EQ(fetch(), body);
   Response cached = execute(get());
   EXPECT_EQ(cached.body()->contentLength(), static_cast<int64_t>(body.size()));
@@ -222,7 +223,8 @@ TEST_P(CacheTest, LargeBodyIsCached) {
 TEST_P(CacheTest, BodyClosedNearItsEndIsFinishedAndStored) {
   // As OkHttp: closing a body the cache is writing reads what is left for up to 100 ms.
   std::string body(64 * 1024, 'x');
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body(body).build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body(body).build());
   {
     Response response = execute(get());
     Buffer some;
@@ -240,7 +242,8 @@ TEST_P(CacheTest, SlowBodyClosedBeforeItsEndIsNotStored) {
                      .body(body)
                      .throttleBody(1024, 100ms)
                      .build());
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("B").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("B").build());
   {
     Response response = execute(get());
     Buffer some;
@@ -380,8 +383,8 @@ TEST_P(CacheTest, ExpirationDateInThePastWithLastModifiedIsValidated) {
 }
 
 TEST_P(CacheTest, ExpirationDateInTheFuture) {
-  EXPECT_TRUE(
-      secondFetchIsCached(std::move(MockResponse::Builder().addHeader("Expires", formatDate(3600s)))));
+  EXPECT_TRUE(secondFetchIsCached(
+      std::move(MockResponse::Builder().addHeader("Expires", formatDate(3600s)))));
 }
 
 TEST_P(CacheTest, MaxAgeInThePastWithDateAndLastModifiedIsValidated) {
@@ -441,7 +444,8 @@ TEST_P(CacheTest, NoStoreResponseIsNotCached) {
 }
 
 TEST_P(CacheTest, NoStoreRequestIsNotCached) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   server.enqueue(MockResponse::Builder().body("B").build());
   Request request = Request::Builder().url(url()).header("Cache-Control", "no-store").build();
   EXPECT_EQ(execute(request).body()->string(), "A");
@@ -469,7 +473,8 @@ TEST_P(CacheTest, PragmaNoCacheRequestGoesToTheNetworkUnconditionally) {
                      .addHeader("ETag", "\"a\"")
                      .body("A")
                      .build());
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("B").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("B").build());
   EXPECT_EQ(fetch(), "A");
   Request request = Request::Builder().url(url()).header("Pragma", "no-cache").build();
   EXPECT_EQ(execute(request).body()->string(), "B");
@@ -556,7 +561,8 @@ TEST_P(CacheTest, OnlyIfCachedWithNoEntryIs504) {
 }
 
 TEST_P(CacheTest, OnlyIfCachedWithFreshEntryIsAHit) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   EXPECT_EQ(fetch(), "A");
   Request request = Request::Builder().url(url()).cacheControl(CacheControl::forceCache()).build();
   EXPECT_EQ(execute(request).body()->string(), "A");
@@ -651,8 +657,10 @@ TEST_P(CacheTest, PartialContentIsNotCached) {
 }
 
 TEST_P(CacheTest, PostIsNotCachedAndInvalidates) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("B").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("B").build());
   server.enqueue(MockResponse::Builder().body("C").build());
   EXPECT_EQ(fetch(), "A");
   Request post = Request::Builder().url(url()).post(RequestBody::create("x")).build();
@@ -676,7 +684,8 @@ TEST_P(CacheTest, PutAndDeleteInvalidate) {
 }
 
 TEST_P(CacheTest, FailedUnsafeMethodDoesNotInvalidate) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   server.enqueue(MockResponse::Builder().code(500).body("error").build());
   EXPECT_EQ(fetch(), "A");
   Request post = Request::Builder().url(url()).post(RequestBody::create("x")).build();
@@ -706,7 +715,8 @@ TEST_P(CacheTest, UnsafeMethodInvalidatesSameOriginLocationAndContentLocation) {
 }
 
 TEST_P(CacheTest, CrossOriginLocationIsNotInvalidated) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   EXPECT_EQ(fetch("/a"), "A");
   server.enqueue(MockResponse::Builder()
                      .code(201)
@@ -756,14 +766,16 @@ TEST_P(CacheTest, RedirectIsCached) {
                      .addHeader("Location", "/target")
                      .body("moved")
                      .build());
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("T").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("T").build());
   EXPECT_EQ(fetch("/start"), "T");
   EXPECT_EQ(fetch("/start"), "T");
   EXPECT_EQ(server.requestCount(), 2);
 }
 
 TEST_P(CacheTest, CacheUrlOverrideCachesAPost) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   server.enqueue(MockResponse::Builder().body("B").build());
   auto post = [&] {
     return Request::Builder()
@@ -884,8 +896,10 @@ TEST_P(CacheTest, UrlsIteratesAndRemoves) {
 }
 
 TEST_P(CacheTest, EvictAllAndRemove) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("B").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("B").build());
   server.enqueue(MockResponse::Builder().body("C").build());
   EXPECT_EQ(fetch(), "A");
   EXPECT_GT(cache->size(), 0);
@@ -898,7 +912,8 @@ TEST_P(CacheTest, EvictAllAndRemove) {
 }
 
 TEST_P(CacheTest, ClosedCacheGoesToTheNetwork) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   server.enqueue(MockResponse::Builder().body("B").build());
   EXPECT_EQ(fetch(), "A");
   cache->close();
@@ -907,7 +922,8 @@ TEST_P(CacheTest, ClosedCacheGoesToTheNetwork) {
 }
 
 TEST_P(CacheTest, CacheSurvivesAReopen) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   EXPECT_EQ(fetch(), "A");
   std::filesystem::path dir = cache->directory();
   cache->close();
@@ -919,7 +935,8 @@ TEST_P(CacheTest, CacheSurvivesAReopen) {
 }
 
 TEST_P(CacheTest, SecondCacheOnTheSameDirectoryFailsClearlyAndCallsStillWork) {
-  server.enqueue(MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
+  server.enqueue(
+      MockResponse::Builder().addHeader("Cache-Control", "max-age=60").body("A").build());
   server.enqueue(MockResponse::Builder().body("B").build());
   EXPECT_EQ(fetch(), "A");
   auto second = std::make_shared<Cache>(cache->directory(), 1024 * 1024);
@@ -932,7 +949,6 @@ TEST_P(CacheTest, SecondCacheOnTheSameDirectoryFailsClearlyAndCallsStillWork) {
   Client other = client.newBuilder().cache(second).build();
   EXPECT_EQ(other.newCall(get())->execute().body()->string(), "B");
 }
-
 
 // A body of `size` bytes that is not the same byte repeated, so a misplaced range shows.
 std::string patternedBody(size_t size) {
