@@ -155,8 +155,17 @@ class TERN_API EventListener {
   // Call::cancel() was called (or the call timeout fired). Once, at most.
   virtual void canceled(Call& /*call*/) {}
 
-  // The response cache's events. Declared for completeness; tern has no cache yet, so they are
-  // never reported.
+  // The response cache's events (Client::Builder::cache; docs/cache.md), from the call's thread,
+  // never while a request or response is open:
+  //  - satisfactionFailure: only-if-cached could not be met; `response` is the 504 the call gets;
+  //  - cacheHit: the response comes from the cache: fresh, served stale where allowed (max-stale,
+  //    stale-while-revalidate, stale-if-error), read from another call's fetch of the same GET
+  //    (collapsed requests), or validated by a 304 (then after cacheConditionalHit and the
+  //    network events);
+  //  - cacheMiss: the cache cannot answer; the network is used (also after cacheConditionalHit
+  //    when the server sent a new response instead of a 304);
+  //  - cacheConditionalHit: a stored response is being validated with the server.
+  // A call without a cache reports none of them.
   virtual void satisfactionFailure(Call& /*call*/, const Response& /*response*/) {}
   virtual void cacheHit(Call& /*call*/, const Response& /*response*/) {}
   virtual void cacheMiss(Call& /*call*/) {}

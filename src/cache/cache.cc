@@ -52,8 +52,7 @@ class RealCacheRequest final : public CacheRequest {
     done_ = true;
     try {
       body_->close();
-      editor_->commit();
-      cache_->trackWrite(true);
+      cache_->trackWrite(editor_->commit());
     } catch (const std::exception&) {
       cache_->trackWrite(false);
     }

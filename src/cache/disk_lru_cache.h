@@ -228,8 +228,9 @@ class DiskLruCache::Editor {
   std::unique_ptr<Sink> newSink(int index);
   // Publishes the edit. A new entry must have written every value (std::logic_error otherwise).
   // Throws IOException if the values could not be moved into place; the entry is then dropped.
-  // std::logic_error if already committed or aborted.
-  void commit();
+  // std::logic_error if already committed or aborted. Returns false if the edit had been
+  // detached (a write failed, the entry was removed, the cache closed): nothing was published.
+  bool commit();
   void abort();
 
  private:

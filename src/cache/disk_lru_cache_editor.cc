@@ -160,11 +160,13 @@ std::unique_ptr<Sink> DiskLruCache::Editor::newSink(int index) {
   return std::make_unique<EditorSink>(cache_, state_, std::move(sink));
 }
 
-void DiskLruCache::Editor::commit() {
+bool DiskLruCache::Editor::commit() {
   MutexLock lock(cache_->mutex_);
   if (state_->done) throw std::logic_error("editor is already committed or aborted");
   state_->done = true;
-  if (state_->entry->currentEditor == state_) cache_->completeEditLocked(state_, true);
+  if (state_->entry->currentEditor != state_) return false;  // Detached: nothing to publish.
+  cache_->completeEditLocked(state_, true);
+  return true;
 }
 
 void DiskLruCache::Editor::abort() {
