@@ -8,6 +8,8 @@
 #include <latch>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +23,14 @@ struct ClientSettings {
   bool freshConnections = false;  // Never reuse a connection: each call connects (and handshakes).
   bool keepBodies = false;        // Collect each body into a new std::string, as an app would.
   int maxConnectionsPerHost = 0;  // Connections to one host getConcurrent() may open; 0: any.
+  bool cache = false;             // tern only: a Cache (tern::Cache) in a new temporary directory.
+};
+
+// A cache's statistics (tern::Cache's counters), to check where responses came from.
+struct CacheCounts {
+  int requests = 0;
+  int hits = 0;     // Served without the network (or by another call's shared fetch).
+  int network = 0;  // Needed the network.
 };
 
 // One HTTP client driven by the benchmark: tern (tern_client.cc) or libcurl (curl_client.cc),
@@ -54,6 +64,18 @@ class BenchClient {
   // Leaves `count` connections to `url`'s server idle in the client's pool (the first GET may
   // reuse one already there; every other one gets a connection of its own).
   virtual void openIdleConnections(const std::string& url, int count) = 0;
+
+  // `calls` GETs of `url` on threads of their own, released together; each body is read to its
+  // end. Returns the wall time from the first call's start to the last body's end. With
+  // settings.cache, identical GETs of a URL not yet cached collapse into one network fetch.
+  virtual std::chrono::nanoseconds getTogether(const std::string& url, int calls) {
+    (void)url;
+    (void)calls;
+    throw std::runtime_error("getTogether: not supported by this client");
+  }
+
+  // The cache's counters so far, or none without settings.cache.
+  virtual std::optional<CacheCounts> cacheCounts() { return std::nullopt; }
 };
 
 // Runs `task(i)` for each i < n, each on a thread of its own, all released together once every

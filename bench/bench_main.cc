@@ -4,7 +4,7 @@
 // of key=value results. bench/run starts a fresh process per run and alternates the clients.
 //
 //   tern_bench CLIENT MODE URL [--count N] [--concurrency N] [--size BYTES] [--cacert FILE]
-//              [--http1.1] [--fresh] [--keep-bodies] [--max-per-host N] [--warm]
+//              [--http1.1] [--fresh] [--keep-bodies] [--max-per-host N] [--warm] [--cache]
 //
 // CLIENT: tern | curl.  MODE:
 //   get      N sequential GETs           -> seconds, calls_per_s, bytes_per_s
@@ -17,6 +17,15 @@
 //            (tern) the new client's pool is warmed for them first (ConnectionPool::setPolicy)
 //   allocs   N keep-alive GETs after a warm-up -> allocs_per_call
 //   idle     N idle pooled connections (one from a warm-up) -> rss_kib_per_conn, heap_kib_per_conn
+//   repeat   one GET not timed, then N sequential GETs of the same URL -> us_per_call; with
+//            --cache (tern) every timed call must be a cache hit: fails if one used the network
+//   together N times, CONCURRENCY GETs at once (threads released together, execute()) of URL
+//            with a query unique to the round, after one GET of URL not timed -> ms (median
+//            wall time of a round, first start to last body's end), ms_min; with --cache each
+//            round must use the network once (the GETs collapse into one fetch)
+// With --cache, tern's client has a Cache in a new temporary directory (removed at exit), and
+// the line also has network_calls= (the cache's networkCount(), every call of the process:
+// what the server should have seen) and cache_hits=.
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +36,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -51,9 +61,10 @@ struct Arguments {
 
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "tern_bench: " << problem
-            << "\nusage: tern_bench tern|curl get|post|mux|ttfb|allocs|idle URL [--count N] "
+            << "\nusage: tern_bench tern|curl get|post|mux|ttfb|allocs|idle|repeat|together URL "
+               "[--count N] "
                "[--concurrency N] [--size BYTES] [--cacert FILE] [--http1.1] [--fresh] "
-               "[--keep-bodies] [--max-per-host N] [--warm]\n";
+               "[--keep-bodies] [--max-per-host N] [--warm] [--cache]\n";
   std::exit(2);
 }
 
@@ -87,12 +98,15 @@ Arguments parse(int argc, char** argv) {
       args.settings.maxConnectionsPerHost = std::stoi(value());
     } else if (flag == "--warm") {
       args.warm = true;
+    } else if (flag == "--cache") {
+      args.settings.cache = true;
     } else {
       usage("unknown option " + std::string(flag));
     }
   }
   if (args.count < 1 || args.concurrency < 1) usage("--count and --concurrency must be >= 1");
   if (args.settings.maxConnectionsPerHost < 0) usage("--max-per-host must be >= 0");
+  if (args.settings.cache && args.client != "tern") usage("--cache is for tern only");
   return args;
 }
 
@@ -182,8 +196,50 @@ int run(const Arguments& args) {
     std::printf("rss_kib_per_conn=%.1f heap_kib_per_conn=%.1f sockets=%d\n",
                 static_cast<double>(rssAfter - rssBefore) / 1024.0 / added,
                 static_cast<double>(after.liveBytes - before.liveBytes) / 1024.0 / added, sockets);
+  } else if (args.mode == "repeat") {
+    client->getSequential(args.url, 1);  // Connects; with a cache, stores the response.
+    std::optional<CacheCounts> before = client->cacheCounts();
+    auto start = Clock::now();
+    client->getSequential(args.url, args.count);
+    double micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+    std::optional<CacheCounts> after = client->cacheCounts();
+    if (after && (after->network != before->network || after->hits - before->hits != args.count)) {
+      throw std::runtime_error(
+          "of " + std::to_string(args.count) + " calls to " + args.url + ", " +
+          std::to_string(after->hits - before->hits) + " were cache hits and " +
+          std::to_string(after->network - before->network) + " used the network");
+    }
+    std::printf("us_per_call=%.3f seconds=%.6f", micros / args.count, micros / 1e6);
+  } else if (args.mode == "together") {
+    client->getSequential(args.url, 1);  // Connects, so that every round finds the connection.
+    std::vector<double> millis;
+    char separator = args.url.find('?') == std::string::npos ? '?' : '&';
+    for (int i = 0; i < args.count; ++i) {
+      // A URL no earlier round (or process: the cache is new) has stored.
+      std::string url = args.url + separator + "round=" + std::to_string(i);
+      std::optional<CacheCounts> before = client->cacheCounts();
+      millis.push_back(
+          std::chrono::duration<double, std::milli>(client->getTogether(url, args.concurrency))
+              .count());
+      std::optional<CacheCounts> after = client->cacheCounts();
+      if (after && after->network - before->network != 1) {
+        throw std::runtime_error(std::to_string(args.concurrency) + " GETs of " + url + " made " +
+                                 std::to_string(after->network - before->network) +
+                                 " network requests, not 1");
+      }
+    }
+    std::sort(millis.begin(), millis.end());
+    size_t n = millis.size();
+    double median = n % 2 ? millis[n / 2] : (millis[n / 2 - 1] + millis[n / 2]) / 2;
+    std::printf("ms=%.3f ms_min=%.3f rounds=%zu", median, millis.front(), n);
   } else {
     usage("unknown mode " + args.mode);
+  }
+  if (args.mode == "repeat" || args.mode == "together") {
+    if (std::optional<CacheCounts> counts = client->cacheCounts()) {
+      std::printf(" network_calls=%d cache_hits=%d", counts->network, counts->hits);
+    }
+    std::printf("\n");
   }
   std::fflush(stdout);
   return 0;

@@ -2,14 +2,22 @@
 //
 // tern under benchmark, used as an OkHttp user would: one Client, execute() for sequential work,
 // enqueue() with the dispatcher's limits for concurrent work.
+#include <stdlib.h>
+
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "bench_client.h"
@@ -22,6 +30,20 @@ void checkOk(const Response& response, const std::string& url) {
   if (response.code() != 200) {
     throw std::runtime_error("tern: HTTP " + std::to_string(response.code()) + " from " + url);
   }
+}
+
+// A Cache in a new directory under $TMPDIR (or /tmp), opened now so that no run times it; null
+// unless `enabled`.
+std::shared_ptr<Cache> newTemporaryCache(bool enabled) {
+  if (!enabled) return nullptr;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/tern-bench-cache.XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error("tern: cannot make a cache directory from " + pattern);
+  }
+  auto cache = std::make_shared<Cache>(pattern, int64_t{1} << 30);
+  cache->initialize();
+  return cache;
 }
 
 // Reads the body to its end: into a new string (an app's usual use), or discarding each chunk.
@@ -43,8 +65,41 @@ class TernClient final : public BenchClient {
   explicit TernClient(const ClientSettings& settings)
       // Up to 1000 idle connections, so openIdleConnections() keeps every one it opens.
       : settings_(settings),
+        cache_(newTemporaryCache(settings.cache)),
         client_(newClient(std::make_shared<ConnectionPool>(settings.freshConnections ? 0 : 1000))) {
     client_.connectionPool()->setMaxConnectionsPerHost(settings.maxConnectionsPerHost);
+  }
+
+  ~TernClient() override {
+    if (cache_ == nullptr) return;
+    std::filesystem::path directory = cache_->directory();
+    cache_->deleteCache();
+    std::error_code ignored;  // A leftover temporary directory is harmless.
+    std::filesystem::remove_all(directory, ignored);
+  }
+
+  std::chrono::nanoseconds getTogether(const std::string& url, int calls) override {
+    using Clock = std::chrono::steady_clock;
+    Request request = Request::Builder().url(url).build();
+    auto spans = runTogether<std::pair<Clock::time_point, Clock::time_point>>(calls, [&](int) {
+      auto start = Clock::now();
+      Response response = client_.newCall(request)->execute();
+      checkOk(response, url);
+      consume(response, settings_.keepBodies);
+      return std::pair(start, Clock::now());
+    });
+    auto first = std::min_element(spans.begin(), spans.end(),
+                                  [](auto& a, auto& b) { return a.first < b.first; });
+    auto last = std::max_element(spans.begin(), spans.end(),
+                                 [](auto& a, auto& b) { return a.second < b.second; });
+    return last->second - first->first;
+  }
+
+  std::optional<CacheCounts> cacheCounts() override {
+    if (cache_ == nullptr) return std::nullopt;
+    return CacheCounts{.requests = cache_->requestCount(),
+                       .hits = cache_->hitCount(),
+                       .network = cache_->networkCount()};
   }
 
   int64_t getSequential(const std::string& url, int count) override {
@@ -153,6 +208,7 @@ class TernClient final : public BenchClient {
   Client newClient(std::shared_ptr<ConnectionPool> pool) const {
     Client::Builder builder;
     builder.connectionPool(std::move(pool));
+    if (cache_ != nullptr) builder.cache(cache_);
     if (settings_.http11Only) builder.protocols({Protocol::HTTP_1_1});
     if (!settings_.caFile.empty()) {
       std::ifstream file(settings_.caFile);
@@ -179,6 +235,7 @@ class TernClient final : public BenchClient {
   }
 
   ClientSettings settings_;
+  std::shared_ptr<Cache> cache_;  // Null unless settings_.cache; shared by firstCalls' clients.
   Client client_;
 };
 
