@@ -94,13 +94,31 @@ std::optional<CachedResponse> CacheImpl::get(const Request& cacheRequest) {
   }
   if (!snapshot) return std::nullopt;
   try {
-    CacheEntry entry = CacheEntry::readFrom(snapshot->getSource(kEntryMetadata));
-    if (!entry.matches(cacheRequest, cacheRequest.url())) return std::nullopt;
+    std::shared_ptr<const CacheEntry> entry = parsedEntry(key, *snapshot);
+    if (!entry->matches(cacheRequest, cacheRequest.url())) return std::nullopt;
     int64_t sequenceNumber = snapshot->sequenceNumber();
-    return CachedResponse{entry.response(std::move(snapshot)), std::move(key), sequenceNumber};
+    return CachedResponse{entry->response(std::move(snapshot)), std::move(key), sequenceNumber};
   } catch (const IOException&) {
     return std::nullopt;  // A corrupt entry is a miss; the next store replaces it.
   }
+}
+
+std::shared_ptr<const CacheEntry> CacheImpl::parsedEntry(const std::string& key,
+                                                         DiskLruCache::Snapshot& snapshot) {
+  {
+    MutexLock lock(mutex_);
+    auto it = parsedEntries_.find(key);
+    if (it != parsedEntries_.end() && it->second.sequenceNumber == snapshot.sequenceNumber()) {
+      return it->second.entry;
+    }
+  }
+  auto entry =
+      std::make_shared<const CacheEntry>(CacheEntry::readFrom(snapshot.getSource(kEntryMetadata)));
+  MutexLock lock(mutex_);
+  // Bounded: past the limit, forget them all (cheap, and the busy entries come back at once).
+  if (parsedEntries_.size() >= kParsedEntriesMax) parsedEntries_.clear();
+  parsedEntries_[key] = ParsedEntry{snapshot.sequenceNumber(), entry};
+  return entry;
 }
 
 std::unique_ptr<CacheRequest> CacheImpl::put(const Response& response) {

@@ -53,6 +53,7 @@ class CacheRequest {
 };
 
 class Relay;
+class CacheEntry;
 
 // A network fetch that concurrent identical GETs share (collapsed requests): the first call for
 // a key leads it; calls with the same request that come while it runs wait for its response
@@ -139,6 +140,16 @@ class CacheImpl : public std::enable_shared_from_this<CacheImpl> {
   std::map<std::string, std::chrono::steady_clock::time_point> revalidations_
       TERN_GUARDED_BY(mutex_);
   std::map<std::string, std::shared_ptr<SharedFetch>> fetches_ TERN_GUARDED_BY(mutex_);
+  // Parsed metadata of recently read entries, by key, valid for one committed edit (its
+  // sequence number): a hit skips parsing the headers and decoding the certificates again.
+  struct ParsedEntry {
+    int64_t sequenceNumber;
+    std::shared_ptr<const CacheEntry> entry;
+  };
+  static constexpr size_t kParsedEntriesMax = 256;
+  std::map<std::string, ParsedEntry> parsedEntries_ TERN_GUARDED_BY(mutex_);
+  std::shared_ptr<const CacheEntry> parsedEntry(const std::string& key,
+                                                DiskLruCache::Snapshot& snapshot);
   int64_t relayCounter_ TERN_GUARDED_BY(mutex_) = 0;
   std::atomic<int> requestCount_{0};
   std::atomic<int> hitCount_{0};

@@ -217,12 +217,31 @@ void DiskLruCache::openJournalWriterLocked() {
 void DiskLruCache::writeJournalLocked(std::string_view line) {
   // Once a write failed the journal may end mid-line: nothing more is appended until a rebuild
   // replaces it (OkHttp's FaultHidingSink on the journal).
-  if (!journalWriter_ || hasJournalErrors_) return;
+  if (!journalWriter_ || hasJournalErrors_) {
+    pendingReads_.clear();
+    return;
+  }
+  if (line.empty() && pendingReads_.empty()) return;
   try {
-    writeTo(*journalWriter_, line);
+    if (pendingReads_.empty()) {
+      writeTo(*journalWriter_, line);
+    } else {
+      // READ lines waiting for a write go out with this one, in one system call.
+      std::string lines = std::move(pendingReads_);
+      pendingReads_.clear();
+      lines += line;
+      writeTo(*journalWriter_, lines);
+    }
   } catch (const IOException&) {
     hasJournalErrors_ = true;
   }
+}
+
+void DiskLruCache::recordReadLocked(std::string_view key) {
+  // A READ line only moves the entry in the LRU order, so it may wait for the next line, a
+  // flush or a close: a crash loses some recency, never an entry. This saves a write per hit.
+  pendingReads_.append(kRead).append(" ").append(key).append("\n");
+  if (pendingReads_.size() >= kPendingReadsMax) writeJournalLocked("");
 }
 
 bool DiskLruCache::journalRebuildRequiredLocked() {
@@ -260,7 +279,7 @@ std::unique_ptr<DiskLruCache::Snapshot> DiskLruCache::get(std::string_view key) 
   std::unique_ptr<Snapshot> snapshot = snapshotLocked(entry);
   if (!snapshot) return nullptr;
   redundantOpCount_++;
-  writeJournalLocked(std::string(kRead) + " " + std::string(key) + "\n");
+  recordReadLocked(key);
   if (journalRebuildRequiredLocked()) scheduleCleanupLocked();
   return snapshot;
 }
@@ -491,6 +510,7 @@ void DiskLruCache::flush() {
   if (!initialized_) return;
   checkNotClosedLocked();
   trimToSizeLocked();
+  writeJournalLocked("");  // The READ lines waiting.
   if (journalWriter_ && !hasJournalErrors_) {
     try {
       journalWriter_->flush();
@@ -537,6 +557,7 @@ void DiskLruCache::closeLocked() {
     if (entry->currentEditor) editors.push_back(entry->currentEditor);
   }
   for (const auto& editor : editors) detachLocked(editor);
+  writeJournalLocked("");  // The READ lines waiting.
   std::unique_ptr<Sink> writer = std::move(journalWriter_);
   trimToSizeLocked();
   if (writer) {

@@ -138,6 +138,7 @@ class DiskLruCache : public std::enable_shared_from_this<DiskLruCache> {
   void rebuildJournalLocked() TERN_REQUIRES(mutex_);
   void openJournalWriterLocked() TERN_REQUIRES(mutex_);
   void writeJournalLocked(std::string_view line) TERN_REQUIRES(mutex_);
+  void recordReadLocked(std::string_view key) TERN_REQUIRES(mutex_);
   bool journalRebuildRequiredLocked() TERN_REQUIRES(mutex_);
   std::unique_ptr<Snapshot> snapshotLocked(const std::shared_ptr<Entry>& entry)
       TERN_REQUIRES(mutex_);
@@ -174,13 +175,18 @@ class DiskLruCache : public std::enable_shared_from_this<DiskLruCache> {
   std::unique_ptr<Sink> journalWriter_ TERN_GUARDED_BY(mutex_);  // Null: records are dropped.
   std::unique_ptr<CacheLock> cacheLock_ TERN_GUARDED_BY(mutex_);
   int redundantOpCount_ TERN_GUARDED_BY(mutex_) = 0;
+  // READ lines not written yet (see recordReadLocked()), at most about kPendingReadsMax bytes.
+  static constexpr size_t kPendingReadsMax = 4096;
+  std::string pendingReads_ TERN_GUARDED_BY(mutex_);
   bool hasJournalErrors_ TERN_GUARDED_BY(mutex_) = false;
   bool civilized_ TERN_GUARDED_BY(mutex_) = true;
   bool initialized_ TERN_GUARDED_BY(mutex_) = false;
   bool closed_ TERN_GUARDED_BY(mutex_) = false;
   bool mostRecentTrimFailed_ TERN_GUARDED_BY(mutex_) = false;
   bool mostRecentRebuildFailed_ TERN_GUARDED_BY(mutex_) = false;
-  int64_t nextSequenceNumber_ TERN_GUARDED_BY(mutex_) = 0;
+  // Entries read from the journal have 0, so commits start at 1: a snapshot of a loaded entry
+  // never matches the entry after its first commit.
+  int64_t nextSequenceNumber_ TERN_GUARDED_BY(mutex_) = 1;
 };
 
 // The values of one committed edit, open for reading. Closing it (or destroying it) closes the

@@ -150,6 +150,7 @@ void DiskLruCache::processJournalLocked() {
 }
 
 void DiskLruCache::rebuildJournalLocked() {
+  pendingReads_.clear();  // The new journal lists the entries in their LRU order.
   if (journalWriter_) {
     try {
       journalWriter_->close();
