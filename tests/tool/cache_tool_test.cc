@@ -133,6 +133,28 @@ TEST_F(CacheToolTest, StaleIfErrorShowsTheStoredHeadNotTheServers) {
   EXPECT_EQ(server_.requestCount(), 2);
 }
 
+TEST_F(CacheToolTest, StaleWhileRevalidateServesTheStoredResponse) {
+  server_.enqueue(MockResponse::Builder()
+                      .setHeader("Cache-Control", "max-age=0, stale-while-revalidate=600")
+                      .setHeader("ETag", "\"v1\"")
+                      .body("kept")
+                      .build());
+  server_.enqueue(MockResponse::Builder()
+                      .status("HTTP/1.1 304 Not Modified")
+                      .setHeader("ETag", "\"v1\"")
+                      .build());
+  ASSERT_EQ(tern({"-s", url("/doc")}).exitCode, 0);
+
+  // Served at once; the cache validates it in the background, and the run waits for that
+  // before it closes the cache.
+  ToolRun second = tern({"-v", url("/doc")});
+  EXPECT_EQ(second.exitCode, 0) << second.err;
+  EXPECT_EQ(second.out, "kept");
+  EXPECT_THAT(second.err, HasSubstr("* tern cache: hit\n"));
+  EXPECT_THAT(second.err, HasSubstr("> If-None-Match: \"v1\"\r\n"));
+  EXPECT_EQ(server_.requestCount(), 2);
+}
+
 TEST_F(CacheToolTest, VerboseShowsEachOutcome) {
   server_.enqueue(fresh("a"));
   ToolRun miss = tern({"-v", url("/a")});

@@ -46,6 +46,8 @@ using Clock = std::chrono::steady_clock;
 // The Client refuses positive timeouts under a millisecond.
 constexpr std::chrono::nanoseconds kShortestTimeout = std::chrono::milliseconds(1);
 constexpr size_t kChunkSize = size_t{64} * 1024;
+// How long a run with --cache waits at its end for the cache's background revalidations.
+constexpr std::chrono::seconds kBackgroundRevalidationWait{5};
 
 std::chrono::nanoseconds seconds(double value) {
   auto duration =
@@ -270,6 +272,16 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
 int TransferRunner::run() {
   int exitCode = runTransfers();
   if (cache_) {
+    // A stale-while-revalidate response was served at once and is being validated by a call of
+    // the library's on the dispatcher: let it store its answer for the next run, but not hold
+    // the exit up for long (the tool sets no read timeout).
+    const std::shared_ptr<Dispatcher>& dispatcher = client_.dispatcher();
+    const Clock::time_point deadline = Clock::now() + kBackgroundRevalidationWait;
+    while (dispatcher->runningCallsCount() + dispatcher->queuedCallsCount() > 0 &&
+           Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    dispatcher->cancelAll();
     try {
       cache_->close();  // Writes the journal now, so the next run finds this one's entries.
     } catch (const std::exception& e) {
