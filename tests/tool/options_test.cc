@@ -140,6 +140,27 @@ TEST(OptionsTest, MaxRedirs) {
   EXPECT_THAT(bad.err, HasSubstr("expected a proper numerical parameter"));
 }
 
+TEST(OptionsTest, CacheDirectoryAndSize) {
+  Parsed none = parse({"http://a/"});
+  EXPECT_EQ(none.options().cacheDir, std::nullopt);
+  EXPECT_EQ(none.options().cacheSize, 50 * 1024 * 1024);
+  Parsed parsed = parse({"--cache", "/tmp/c", "--cache-size", "10M", "http://a/"});
+  EXPECT_EQ(parsed.commandLine.exitCode, std::nullopt) << parsed.err;
+  EXPECT_EQ(parsed.options().cacheDir, "/tmp/c");
+  EXPECT_EQ(parsed.options().cacheSize, 10 * 1024 * 1024);
+  EXPECT_EQ(parse({"--cache-size", "4096", "http://a/"}).options().cacheSize, 4096);
+  EXPECT_EQ(parse({"--cache-size", "2k", "http://a/"}).options().cacheSize, 2048);
+  EXPECT_EQ(parse({"--cache-size", "1G", "http://a/"}).options().cacheSize, int64_t{1} << 30);
+  for (const char* bad : {"0", "-1", "10X", "M", "", "99999999999999999999"}) {
+    Parsed refused = parse({"--cache-size", bad, "http://a/"});
+    EXPECT_EQ(refused.commandLine.exitCode, 2) << bad;
+    EXPECT_THAT(refused.err,
+                HasSubstr("option --cache-size: expected a proper numerical parameter"))
+        << bad;
+  }
+  EXPECT_THAT(parse({"--help"}).out, HasSubstr("\n     --cache <dir>        Keep responses"));
+}
+
 TEST(OptionsTest, NonNumericTimeoutIsAUsageError) {
   Parsed parsed = parse({"-m", "soon", "http://a/"});
   EXPECT_EQ(parsed.commandLine.exitCode, 2);

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "network_observer.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -46,6 +47,27 @@ class TracedRequestBody final : public RequestBody {
 
 }  // namespace
 
+class NetworkObserver::CacheSide final : public Interceptor {
+ public:
+  explicit CacheSide(std::shared_ptr<NetworkObserver> observer) : observer_(std::move(observer)) {}
+
+  Response intercept(Chain& chain) override {
+    const Call& call = chain.call();
+    size_t before = observer_->headCount(call);
+    Response response = chain.proceed(chain.request());
+    // No network response: a hit, a stale response standing in for a failure, or the 504 of
+    // only-if-cached. A 304 with a cached response: validated. Either way the caller gets a
+    // head no exchange received as it is.
+    const Response* network = response.networkResponse();
+    bool validated = network != nullptr && network->code() == 304 && response.cacheResponse();
+    if (network == nullptr || validated) observer_->replaceHeads(call, before, response);
+    return response;
+  }
+
+ private:
+  const std::shared_ptr<NetworkObserver> observer_;
+};
+
 NetworkObserver::NetworkObserver(const Options& options, std::shared_ptr<DebugOutput> debug)
     : options_(options), debug_(std::move(debug)) {}
 
@@ -61,6 +83,27 @@ ExchangeLog NetworkObserver::take(const Call& call) {
   ExchangeLog result = std::move(it->second);
   logs_.erase(it);
   return result;
+}
+
+std::shared_ptr<Interceptor> NetworkObserver::cacheSide() {
+  return std::make_shared<CacheSide>(shared_from_this());
+}
+
+size_t NetworkObserver::headCount(const Call& call) {
+  std::lock_guard lock(mutex_);
+  auto it = logs_.find(&call);
+  return it == logs_.end() ? 0 : it->second.responseHeads.size();
+}
+
+void NetworkObserver::replaceHeads(const Call& call, size_t from, const Response& served) {
+  std::string head =
+      responseHead(served.protocol(), served.code(), served.message(), served.headers());
+  std::lock_guard lock(mutex_);
+  auto it = logs_.find(&call);
+  if (it == logs_.end()) return;  // Not a transfer's call: the cache's background revalidation.
+  std::vector<std::string>& heads = it->second.responseHeads;
+  heads.resize(std::min(heads.size(), from));
+  heads.push_back(std::move(head));
 }
 
 Response NetworkObserver::intercept(Chain& chain) {

@@ -10,9 +10,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include "argument_words.h"
 
@@ -167,6 +169,35 @@ std::optional<std::string> urlencodedPiece(const std::string& spec, std::istream
   if (equals == std::string::npos) return urlencode(spec);
   std::string name = spec.substr(0, equals);
   return (name.empty() ? "" : name + "=") + urlencode(spec.substr(equals + 1));
+}
+
+// A size in bytes as curl writes one (--max-filesize): digits, then optionally K, M or G
+// (1024-based); nullopt if it is not one or does not fit.
+std::optional<int64_t> byteCount(const std::string& text) {
+  int64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data() || value < 0) return std::nullopt;
+  std::string_view suffix(end, text.data() + text.size() - end);
+  int shift = 0;
+  if (suffix.size() == 1) {
+    switch (std::toupper(static_cast<unsigned char>(suffix[0]))) {
+      case 'K':
+        shift = 10;
+        break;
+      case 'M':
+        shift = 20;
+        break;
+      case 'G':
+        shift = 30;
+        break;
+      default:
+        return std::nullopt;
+    }
+  } else if (!suffix.empty()) {
+    return std::nullopt;
+  }
+  if (value > (std::numeric_limits<int64_t>::max() >> shift)) return std::nullopt;
+  return value << shift;
 }
 
 }  // namespace
@@ -383,6 +414,10 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   app.add_flag("-Z,--parallel", options.parallel, "Perform transfers in parallel");
   CLI::Option* parallelMax =
       value("--parallel-max", "<num>", "Maximum concurrency for parallel transfers (50)");
+  CLI::Option* cacheDir =
+      value("--cache", "<dir>", "Keep responses in a disk cache in DIR, across runs (tern's own)");
+  CLI::Option* cacheSize =
+      value("--cache-size", "<bytes>", "Largest size of the --cache (K, M, G; 50M; tern's own)");
   value("-K,--config", "<file>", "Read config from a file");
   bool manual = false;
   app.add_flag("-M,--manual", manual, "Display the full manual");
@@ -488,6 +523,11 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
     // As curl: 0 means the default, and more than 300 is 300.
     options.parallelMax = value == 0 ? 50 : std::min(value, 300);
   }
+  if (*cacheSize) {
+    std::optional<int64_t> bytes = byteCount(cacheSize->as<std::string>());
+    if (!bytes || *bytes <= 0) return badNumber(cacheSize);
+    options.cacheSize = *bytes;
+  }
   if (*maxRedirs) {
     std::string text = maxRedirs->as<std::string>();
     int64_t value = 0;
@@ -525,6 +565,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
     }
   }
 
+  if (*cacheDir) options.cacheDir = cacheDir->as<std::string>();
   if (options.locationTrusted) options.location = true;
   if (netrc && !options.netrcFile) {
     const char* home = std::getenv("HOME");

@@ -33,6 +33,9 @@ struct FormField {
   static std::optional<FormField> parse(std::string_view spec);
 };
 
+// --cache-size when none is given: 50 MiB.
+constexpr int64_t kDefaultCacheSize = int64_t{50} * 1024 * 1024;
+
 // The command line, with curl's option names and meanings.
 struct Options {
   std::vector<std::string> urls;
@@ -131,6 +134,11 @@ struct Options {
 
   bool parallel = false;  // -Z/--parallel: transfers run at once, through the dispatcher.
   int parallelMax = 50;   // --parallel-max: at most this many at once (curl: 1..300).
+
+  // --cache DIR (tern's own): one disk cache (tern::Cache) for every transfer of the run, kept
+  // in DIR across runs; --cache-size BYTES bounds it (K, M, G suffixes, 1024-based).
+  std::optional<std::string> cacheDir;
+  int64_t cacheSize = kDefaultCacheSize;
 
   // True if error messages are printed: not silent, or silent with -S.
   bool showErrors() const { return !silent || showError; }

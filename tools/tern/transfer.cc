@@ -46,6 +46,8 @@ using Clock = std::chrono::steady_clock;
 // The Client refuses positive timeouts under a millisecond.
 constexpr std::chrono::nanoseconds kShortestTimeout = std::chrono::milliseconds(1);
 constexpr size_t kChunkSize = size_t{64} * 1024;
+// How long a run with --cache waits at its end for the cache's background revalidations.
+constexpr std::chrono::seconds kBackgroundRevalidationWait{5};
 
 std::chrono::nanoseconds seconds(double value) {
   auto duration =
@@ -64,10 +66,28 @@ std::shared_ptr<Dns> familyDns(bool ipv6) {
   });
 }
 
+// --cache's Cache, opened now so that a directory it cannot have is known before any transfer:
+// the run then goes without a cache (each call would go to the network anyway) and -v says
+// why. Null without --cache.
+std::shared_ptr<Cache> openCache(const Options& options, DebugOutput* debug) {
+  if (!options.cacheDir) return nullptr;
+  auto cache = std::make_shared<Cache>(*options.cacheDir, options.cacheSize);
+  try {
+    cache->initialize();
+  } catch (const std::exception& e) {
+    // Safe to go on: a cache only saves fetches, and curl's exit codes know of none.
+    if (debug != nullptr) debug->info(std::string("tern cache: not used: ") + e.what() + "\n");
+    return nullptr;
+  }
+  return cache;
+}
+
 Client makeClient(const Options& options, const ProxySetup& proxies,
                   const ConnectToTable& connectTo, std::shared_ptr<ResolveTable> resolve,
-                  std::shared_ptr<NetworkObserver> observer, std::shared_ptr<TransferEvents> events,
-                  const std::shared_ptr<RedirectFollower>& follower, std::ostream& err) {
+                  const std::shared_ptr<NetworkObserver>& observer,
+                  std::shared_ptr<TransferEvents> events,
+                  const std::shared_ptr<RedirectFollower>& follower, std::shared_ptr<Cache> cache,
+                  std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
@@ -117,7 +137,11 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
   // curl follows redirects only with -L, and its own way (see redirect_follower.h).
   builder.followRedirects(false);
   if (follower) builder.addInterceptor(follower);
-  builder.addNetworkInterceptor(std::move(observer));
+  if (cache) {
+    builder.cache(std::move(cache));
+    builder.addInterceptor(observer->cacheSide());  // After the follower: it sees each hop.
+  }
+  builder.addNetworkInterceptor(observer);
   builder.eventListenerFactory(std::move(events));
   return builder.build();
 }
@@ -241,10 +265,34 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       events_(std::make_shared<TransferEvents>(debug_, options.traceEvents ? &err : nullptr,
                                                options.waterfall || options.demo)),
       follower_(makeFollower(options, events_, debug_)),
+      cache_(openCache(options, debug_.get())),
       client_(makeClient(options, proxies_, connectTo_, resolve_, observer_, events_, follower_,
-                         err)) {}
+                         cache_, err)) {}
 
 int TransferRunner::run() {
+  int exitCode = runTransfers();
+  if (cache_) {
+    // A stale-while-revalidate response was served at once and is being validated by a call of
+    // the library's on the dispatcher: let it store its answer for the next run, but not hold
+    // the exit up for long (the tool sets no read timeout).
+    const std::shared_ptr<Dispatcher>& dispatcher = client_.dispatcher();
+    const Clock::time_point deadline = Clock::now() + kBackgroundRevalidationWait;
+    while (dispatcher->runningCallsCount() + dispatcher->queuedCallsCount() > 0 &&
+           Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    dispatcher->cancelAll();
+    try {
+      cache_->close();  // Writes the journal now, so the next run finds this one's entries.
+    } catch (const std::exception& e) {
+      // Safe to ignore: the entries stored so far stay readable (docs/cache.md, "Guarantees").
+      if (debug_) debug_->info(std::string("tern cache: not closed cleanly: ") + e.what() + "\n");
+    }
+  }
+  return exitCode;
+}
+
+int TransferRunner::runTransfers() {
   int exitCode = kExitOk;
   uint64_t urlNumber = 0;
   std::vector<Transfer> parallel;

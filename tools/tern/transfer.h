@@ -18,6 +18,7 @@
 #include "redirect_follower.h"
 #include "resolve_table.h"
 #include "terminal.h"
+#include "tern/cache.h"
 #include "tern/client.h"
 #include "transfer_events.h"
 #include "transfer_info.h"
@@ -43,6 +44,11 @@ namespace tern::tool {
 // A -Z run shows curl -Z's combined meter instead (ParallelMeter), when parallelMeterShown()
 // says so; its lines and the transfers' messages share stderr as curl's do (a message follows
 // the line on screen, and the next line starts with '\r').
+//
+// With --cache DIR every transfer goes through one tern::Cache in DIR (so -Z transfers of one
+// URL collapse into one fetch, and the next run finds what this one stored); it is closed when
+// run() returns. A directory the cache cannot open (another tern holds it) leaves the run
+// without a cache, and -v says why.
 //
 // Redirects are followed only with -L, as curl follows them (RedirectFollower), at most
 // --max-redirs (50) of them; --connect-timeout is its connect timeout and -m its call timeout (so
@@ -80,6 +86,8 @@ class TransferRunner {
     size_t meterSlot = 0;                    // ...and this transfer's place in it.
   };
 
+  // run()'s transfers, before the cache is closed.
+  int runTransfers();
   // The call for `t`'s request, its trace and log begun.
   std::shared_ptr<Call> newCall(Transfer& t, const Request& request);
   // Fetches one URL on this thread; fills `info`'s exit code and message if it fails.
@@ -112,6 +120,7 @@ class TransferRunner {
   std::shared_ptr<NetworkObserver> observer_;
   std::shared_ptr<TransferEvents> events_;
   std::shared_ptr<RedirectFollower> follower_;  // With -L only.
+  std::shared_ptr<Cache> cache_;  // --cache's, shared by every transfer; null without it.
   Client client_;
 };
 

@@ -344,13 +344,34 @@ class TransferEventListener final : public EventListener {
     if (connection_ >= 0) verbose("* Closing connection " + std::to_string(connection_) + "\n");
   }
   void canceled(Call&) override { record("canceled"); }
+  // --cache's outcome for each hop, in -v's words (tern's own lines; curl has no cache).
   void satisfactionFailure(Call&, const Response& r) override {
     record("satisfactionFailure", std::to_string(r.code()));
+    verbose("* tern cache: unsatisfiable (only-if-cached)\n");
   }
-  void cacheHit(Call&, const Response& r) override { record("cacheHit", std::to_string(r.code())); }
-  void cacheMiss(Call&) override { record("cacheMiss"); }
+  void cacheHit(Call&, const Response& r) override {
+    record("cacheHit", std::to_string(r.code()));
+    const char* how = "hit\n";
+    if (std::exchange(validating_, false)) {
+      // After cacheConditionalHit: the server's 304, or (stale-if-error) a stored response
+      // standing in for a server that failed.
+      const Response* network = r.networkResponse();
+      how = network != nullptr && network->code() == 304
+                ? "conditional hit (validated with the server)\n"
+                : "hit (stale, the server failed)\n";
+    }
+    verbose(std::string("* tern cache: ") + how);
+  }
+  void cacheMiss(Call&) override {
+    record("cacheMiss");
+    verbose(std::exchange(validating_, false)
+                ? "* tern cache: miss (the server sent a new response)\n"
+                : "* tern cache: miss\n");
+  }
   void cacheConditionalHit(Call&, const Response& r) override {
     record("cacheConditionalHit", std::to_string(r.code()));
+    validating_ = true;
+    verbose("* tern cache: stale, validating with the server\n");
   }
   void retryDecision(Call&, const IOException& exception, bool retry) override {
     record("retryDecision", std::string(retry ? "retry: " : "no retry: ") + exception.what());
@@ -413,6 +434,7 @@ class TransferEventListener final : public EventListener {
   std::string tlsCertificateLines_;  // Its certificate's, after the protocol ALPN accepted.
   bool closing_ = false;             // The last response said "Connection: close".
   std::string pendingRelease_;       // -v's line for the released connection, until finish().
+  bool validating_ = false;          // The cache is validating its response with the server.
 };
 
 TransferEvents::TransferEvents(std::shared_ptr<DebugOutput> debug, std::ostream* trace,

@@ -22,7 +22,8 @@ class TransferEventListener;
 //  - with -v, --trace or --trace-ascii (through a DebugOutput), curl's information lines ("* Trying
 //  127.0.0.1:8080...", "* Connected to
 //    host (ip) port N (#0)", "* Re-using existing connection #0 with host h") and the request
-//    and response heads, prefixed "> " and "< ";
+//    and response heads, prefixed "> " and "< "; with --cache, tern's own line for the cache's
+//    outcome of each hop ("* tern cache: hit", "* tern cache: miss", ...);
 //  - with --trace-events, one line per event: "<ms since callStart> <call#> <eventName>
 //    [details]", e.g. "0.412 0 connectEnd 127.0.0.1:8080 http/1.1".
 // Connections are numbered in the order the run opened them, as curl numbers them.
