@@ -9,6 +9,7 @@
 
 #include "cache/cache_entry.h"
 #include "cache/cache_impl.h"
+#include "tern/buffer.h"
 #include "tern/exceptions.h"
 
 namespace tern {
@@ -88,6 +89,7 @@ std::optional<CachedResponse> CacheImpl::get(const Request& cacheRequest) {
   std::string key = cacheKey(cacheRequest.url());
   std::unique_ptr<DiskLruCache::Snapshot> snapshot;
   try {
+    if (std::optional<CachedResponse> inMemory = memoryHit(key, cacheRequest)) return inMemory;
     snapshot = disk_->get(key);
   } catch (const std::exception&) {
     return std::nullopt;  // Closed, locked by another cache, or failing: use the network.
@@ -97,6 +99,9 @@ std::optional<CachedResponse> CacheImpl::get(const Request& cacheRequest) {
     std::shared_ptr<const CacheEntry> entry = parsedEntry(key, *snapshot);
     if (!entry->matches(cacheRequest, cacheRequest.url())) return std::nullopt;
     int64_t sequenceNumber = snapshot->sequenceNumber();
+    if (auto body = keepSmallBody(key, *snapshot)) {
+      return CachedResponse{entry->response(*body), std::move(key), sequenceNumber};
+    }
     return CachedResponse{entry->response(std::move(snapshot)), std::move(key), sequenceNumber};
   } catch (const IOException&) {
     return std::nullopt;  // A corrupt entry is a miss; the next store replaces it.
@@ -117,8 +122,47 @@ std::shared_ptr<const CacheEntry> CacheImpl::parsedEntry(const std::string& key,
   MutexLock lock(mutex_);
   // Bounded: past the limit, forget them all (cheap, and the busy entries come back at once).
   if (parsedEntries_.size() >= kParsedEntriesMax) parsedEntries_.clear();
-  parsedEntries_[key] = ParsedEntry{snapshot.sequenceNumber(), entry};
+  parsedEntries_[key] = ParsedEntry{snapshot.sequenceNumber(), entry, nullptr};
   return entry;
+}
+
+std::optional<CachedResponse> CacheImpl::memoryHit(const std::string& key,
+                                                   const Request& cacheRequest) {
+  ParsedEntry parsed;
+  {
+    MutexLock lock(mutex_);
+    auto it = parsedEntries_.find(key);
+    if (it == parsedEntries_.end() || !it->second.body) return std::nullopt;
+    parsed = it->second;
+  }
+  // Still the current edit? (This also records the read, as get() would.)
+  std::optional<int64_t> current = disk_->touch(key);
+  if (current != parsed.sequenceNumber) return std::nullopt;
+  if (!parsed.entry->matches(cacheRequest, cacheRequest.url())) return std::nullopt;
+  return CachedResponse{parsed.entry->response(*parsed.body), key, parsed.sequenceNumber};
+}
+
+std::shared_ptr<const std::vector<std::byte>> CacheImpl::keepSmallBody(
+    const std::string& key, DiskLruCache::Snapshot& snapshot) {
+  int64_t length = snapshot.getLength(kEntryBody);
+  if (length < 0 || length > kMemoryBodyMax) return nullptr;
+  auto bytes = std::make_shared<std::vector<std::byte>>();
+  try {
+    Buffer buffer;
+    Source& source = snapshot.getSource(kEntryBody);
+    while (buffer.size() <= length && source.read(buffer, length + 1 - buffer.size()) != -1) {
+    }
+    if (buffer.size() != length) return nullptr;  // The file changed size: read it as a stream.
+    *bytes = buffer.snapshot();
+  } catch (const IOException&) {
+    return nullptr;
+  }
+  MutexLock lock(mutex_);
+  auto it = parsedEntries_.find(key);
+  if (it != parsedEntries_.end() && it->second.sequenceNumber == snapshot.sequenceNumber()) {
+    it->second.body = bytes;
+  }
+  return bytes;
 }
 
 std::unique_ptr<CacheRequest> CacheImpl::put(const Response& response) {

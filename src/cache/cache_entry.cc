@@ -417,6 +417,14 @@ Response CacheEntry::response(std::unique_ptr<DiskLruCache::Snapshot> snapshot) 
   return responseBuilder(*this).body(std::move(body)).build();
 }
 
+Response CacheEntry::response(const std::vector<std::byte>& body) const {
+  std::optional<MediaType> contentType;
+  if (std::optional<std::string> value = responseHeaders_.get("Content-Type")) {
+    contentType = MediaType::parse(*value);
+  }
+  return responseBuilder(*this).body(ResponseBody::create(body, std::move(contentType))).build();
+}
+
 Response CacheEntry::responseWithoutBody() const { return responseBuilder(*this).build(); }
 
 }  // namespace tern::internal

@@ -82,6 +82,9 @@ class CacheEntry final {
   // an empty body for a method that needs one, as a POST stored under a cacheUrlOverride).
   Response response(std::unique_ptr<DiskLruCache::Snapshot> snapshot) const;
 
+  // The stored response with `body` (the stored body, held in memory) as its body.
+  Response response(const std::vector<std::byte>& body) const;
+
   // The stored response without a body (to compute a strategy, or to update after a 304).
   Response responseWithoutBody() const;
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cache/cache_strategy.h"
 #include "cache/disk_lru_cache.h"
@@ -145,11 +146,19 @@ class CacheImpl : public std::enable_shared_from_this<CacheImpl> {
   struct ParsedEntry {
     int64_t sequenceNumber;
     std::shared_ptr<const CacheEntry> entry;
+    // A small body (up to kMemoryBodyMax bytes) kept too: its hits touch no file.
+    std::shared_ptr<const std::vector<std::byte>> body;
   };
+  static constexpr int64_t kMemoryBodyMax = 8 * 1024;
   static constexpr size_t kParsedEntriesMax = 256;
   std::map<std::string, ParsedEntry> parsedEntries_ TERN_GUARDED_BY(mutex_);
   std::shared_ptr<const CacheEntry> parsedEntry(const std::string& key,
                                                 DiskLruCache::Snapshot& snapshot);
+  // The response for `key` from memory, if its current edit's metadata and body are held there.
+  std::optional<CachedResponse> memoryHit(const std::string& key, const Request& cacheRequest);
+  // Keeps the body of `snapshot` in memory when it is small; returns it, or null.
+  std::shared_ptr<const std::vector<std::byte>> keepSmallBody(const std::string& key,
+                                                              DiskLruCache::Snapshot& snapshot);
   int64_t relayCounter_ TERN_GUARDED_BY(mutex_) = 0;
   std::atomic<int> requestCount_{0};
   std::atomic<int> hitCount_{0};

@@ -284,6 +284,20 @@ std::unique_ptr<DiskLruCache::Snapshot> DiskLruCache::get(std::string_view key) 
   return snapshot;
 }
 
+std::optional<int64_t> DiskLruCache::touch(std::string_view key) {
+  MutexLock lock(mutex_);
+  initializeLocked();
+  checkNotClosedLocked();
+  validateKey(key);
+  std::shared_ptr<Entry> entry = findLocked(std::string(key));
+  if (!entry || !entry->readable) return std::nullopt;
+  if (!civilized_ && (entry->currentEditor || entry->zombie)) return std::nullopt;
+  redundantOpCount_++;
+  recordReadLocked(key);
+  if (journalRebuildRequiredLocked()) scheduleCleanupLocked();
+  return entry->sequenceNumber;
+}
+
 std::unique_ptr<DiskLruCache::Snapshot> DiskLruCache::snapshotLocked(
     const std::shared_ptr<Entry>& entry) {
   if (!entry->readable) return nullptr;

@@ -78,6 +78,11 @@ class DiskLruCache : public std::enable_shared_from_this<DiskLruCache> {
   // the LRU order. Throws std::invalid_argument for a bad key, std::logic_error once closed.
   std::unique_ptr<Snapshot> get(std::string_view key);
 
+  // What get() does for the LRU order and the journal, without opening the files: the sequence
+  // number of `key`'s readable committed edit, or nullopt if get() would return none (a caller
+  // that kept that edit's values in memory serves them without touching the disk).
+  std::optional<int64_t> touch(std::string_view key);
+
   // An editor for `key`, or nullptr if another edit is in progress, the snapshot it came from is
   // stale (expectedSequenceNumber), or the cache cannot record edits now (journal errors, a
   // failed trim or rebuild: a cleanup is scheduled to recover).
