@@ -35,13 +35,9 @@ class CacheFaultsTest : public ::testing::Test {
            ("tern-cache-faults-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     std::filesystem::remove_all(dir_);
     fs_ = std::make_shared<FaultyFileSystem>(internal::FileSystem::system());
-    cache_ = internal::CacheAccess::create(fs_, dir_, 1024 * 1024,
-                                           internal::TaskRunner::instance());
-    client_ = Client::Builder()
-                  .readTimeout(5s)
-                  .eventListenerFactory(events_)
-                  .cache(cache_)
-                  .build();
+    cache_ =
+        internal::CacheAccess::create(fs_, dir_, 1024 * 1024, internal::TaskRunner::instance());
+    client_ = Client::Builder().readTimeout(5s).eventListenerFactory(events_).cache(cache_).build();
   }
 
   ~CacheFaultsTest() override {
