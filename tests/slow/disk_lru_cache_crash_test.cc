@@ -116,9 +116,23 @@ void putValue(DiskLruCache& cache, const std::string& key, int64_t generation) {
   editor->commit();
 }
 
+// The test's own TaskRunner, shut down (its threads joined) when the test ends, rather than the
+// process-wide one: this binary's other tests use OpenSSL on TaskRunner threads, and threads of
+// a runner made before OpenSSL was first used would outlive OpenSSL's exit-time cleanup (LSan
+// then reports their per-thread error state).
+struct TestRunner {
+  std::shared_ptr<TaskRunner::RealBackend> backend = std::make_shared<TaskRunner::RealBackend>();
+  std::shared_ptr<TaskRunner> runner = TaskRunner::create(backend);
+  ~TestRunner() {
+    runner->shutdown();
+    backend->shutdown();
+  }
+};
+TestRunner* testRunner = nullptr;
+
 std::shared_ptr<DiskLruCache> openCache(const std::filesystem::path& directory) {
   return DiskLruCache::open(FileSystem::system(), directory, kAppVersion, kValueCount, kRoomForAll,
-                            TaskRunner::instance());
+                            testRunner->runner);
 }
 
 // Notes what the kill left on disk, before the cache opens and tidies it.
@@ -282,6 +296,8 @@ void crashOnce(uint64_t seed, const std::filesystem::path& runDirectory, Tally& 
 }
 
 TEST(DiskLruCacheCrashTest, KilledWriterLosesAtMostTheEntriesBeingWritten) {
+  TestRunner runner;
+  testRunner = &runner;
   const int runs = crashRuns();
   const uint64_t seed = firstSeed();
   std::printf("%d runs from seed %llu (TERN_CACHE_CRASH_SEED replays them)\n", runs,
