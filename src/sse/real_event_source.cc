@@ -250,7 +250,8 @@ void RealEventSource::endAttempt(std::exception_ptr error, const Response* respo
       return;
     }
   }
-  finish(error != nullptr, std::move(error), response);
+  bool failed = error != nullptr;
+  finish(failed, std::move(error), response);
 }
 
 void RealEventSource::finish(bool failed, std::exception_ptr error, const Response* response) {
