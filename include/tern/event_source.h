@@ -116,6 +116,11 @@ class TERN_API EventSources final {
     // The delay before a reconnection until the server sends "retry" (WHATWG's reconnection
     // time). Must be >= 0.
     std::chrono::milliseconds retryDelay{3000};
+    // Whether a source whose first connection fails (before any onOpen()) reconnects too, as
+    // the standard has it. With false it fails at once with that error, so a wrong URL or a
+    // server that is down is reported instead of retried (what the tern tool does); streams
+    // that opened are still reconnected.
+    bool reconnectBeforeOpen = true;
     // How many reconnections in a row are allowed; the count starts again at each onOpen().
     // nullopt: no limit. Must be >= 0 (0 is like reconnect = false).
     std::optional<int> maxReconnects;

@@ -216,6 +216,7 @@ void RealEventSource::readStream(ResponseBody& body, Response& stripped) {
       {
         MutexLock lock(mutex_);
         reconnects_ = 0;
+        opened_ = true;
       }
       callListener([&] { listener_->onOpen(*this, stripped); });
       while (!isCanceled() && reader.processNextEvent()) {
@@ -244,6 +245,7 @@ void RealEventSource::endAttempt(std::exception_ptr error, const Response* respo
     MutexLock lock(mutex_);
     call_.reset();
     if (!canceled_ && mayReconnect && options_.reconnect &&
+        (opened_ || options_.reconnectBeforeOpen) &&
         (!options_.maxReconnects || reconnects_ < *options_.maxReconnects)) {
       ++reconnects_;
       scheduleConnectLocked(retryDelay_);

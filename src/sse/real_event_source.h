@@ -89,7 +89,8 @@ class RealEventSource final : public EventSource,
   bool waiting_ TERN_GUARDED_BY(mutex_) = false;   // connect() is scheduled on queue_.
   std::shared_ptr<RealEventSource> keepAlive_ TERN_GUARDED_BY(mutex_);  // While waiting_.
   std::shared_ptr<Call> call_ TERN_GUARDED_BY(mutex_);                  // The attempt's call.
-  int reconnects_ TERN_GUARDED_BY(mutex_) = 0;  // In a row, since the last onOpen().
+  int reconnects_ TERN_GUARDED_BY(mutex_) = 0;   // In a row, since the last onOpen().
+  bool opened_ TERN_GUARDED_BY(mutex_) = false;  // A stream has opened.
   // The wait before the next reconnection: the options', then the server's "retry".
   std::chrono::milliseconds retryDelay_ TERN_GUARDED_BY(mutex_);
 

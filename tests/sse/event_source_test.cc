@@ -201,6 +201,32 @@ TEST_F(EventSourceTest, ReconnectsAfterAFailedConnection) {
   EXPECT_EQ(server.requestCount(), 3);
 }
 
+TEST_F(EventSourceTest, WithoutReconnectBeforeOpenAFailedFirstConnectionFails) {
+  server.enqueue(MockResponse::Builder().socketPolicy(SocketPolicy::DisconnectAtStart{}).build());
+  server.enqueue(stream("data: never\n\n"));
+  EventSources::Options options = fastReconnect();
+  options.reconnectBeforeOpen = false;
+  newEventSource(options);
+  std::deque<std::string> lines = listener->awaitTerminal();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_THAT(lines[0], StartsWith("failure IOException"));
+  EXPECT_EQ(server.requestCount(), 1);
+}
+
+TEST_F(EventSourceTest, WithoutReconnectBeforeOpenAnOpenedStreamStillReconnects) {
+  server.enqueue(stream("data: a\n\n"));
+  server.enqueue(
+      MockResponse::Builder().socketPolicy(SocketPolicy::DisconnectAfterRequest{}).build());
+  server.enqueue(stream("data: b\n\n"));
+  server.enqueue(MockResponse(204));
+  EventSources::Options options = fastReconnect();
+  options.reconnectBeforeOpen = false;
+  newEventSource(options);
+  EXPECT_THAT(listener->awaitTerminal(),
+              ElementsAre("open 200", "event id=- type=- data=a", "open 200",
+                          "event id=- type=- data=b", "closed"));
+}
+
 TEST_F(EventSourceTest, NoContentStopsWithoutReconnecting) {
   server.enqueue(MockResponse(204));
   newEventSource(fastReconnect());

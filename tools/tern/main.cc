@@ -11,6 +11,7 @@
 #include "demo.h"
 #include "exit_code.h"
 #include "options.h"
+#include "sse_mode.h"
 #include "tern/tern.h"
 #include "transfer.h"
 #include "version_info.h"
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (options.demo) return tern::tool::runDemo(std::cout);
+    if (options.sse) return tern::tool::runSse(options, std::cout, std::cerr);
     tern::tool::TransferRunner runner(options, std::cout, std::cerr,
                                       tern::tool::Terminal::detect());
     return runner.run();

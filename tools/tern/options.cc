@@ -357,6 +357,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   app.add_flag("--no-progress-meter", options.noProgressMeter, "Do not show the progress meter");
   app.add_flag("--demo", options.demo,
                "Fetch a few URLs from an in-process HTTPS server and explain what happened");
+  app.add_flag("--sse", options.sse, "Print the URL's server-sent events as they come");
   CLI::Option* caCert = value("--cacert", "<file>", "CA certificate to verify peer against");
   app.add_flag("-k,--insecure", options.insecure, "Allow insecure server connections");
   CLI::Option* pinnedPubKey =

@@ -94,6 +94,7 @@ struct Options {
   bool progressBar = false;              // -#/--progress-bar: a bar instead of the meter.
   bool noProgressMeter = false;          // --no-progress-meter: no meter, messages still shown.
   bool demo = false;                     // --demo: the offline showcase (see demo.h); needs no URL.
+  bool sse = false;                      // --sse: print the URL's server-sent events (sse_mode.h).
 
   // TLS, as curl's options.
   std::optional<std::string> caCert;  // --cacert FILE: PEM roots to trust instead of the system's.
