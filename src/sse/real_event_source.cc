@@ -105,6 +105,8 @@ void RealEventSource::scheduleConnectLocked(std::chrono::milliseconds delay) {
   keepAlive_ = shared_from_this();
   // The task holds the source weakly: a task dropped unrun (cancel(), the runner shutting down
   // at exit) must not destroy the source, and with it this queue, under the runner's lock.
+  // keepAlive_ holds it instead until a connect task takes it (a source whose task the runner
+  // dropped at exit is leaked, not destroyed).
   std::weak_ptr<RealEventSource> weak = keepAlive_;
   delay = std::min(delay, ServerSentEventReader::kMaxRetry);  // Fits in nanoseconds.
   queue_->execute("tern EventSource connect", delay, true, [weak] {
@@ -113,13 +115,19 @@ void RealEventSource::scheduleConnectLocked(std::chrono::milliseconds delay) {
 }
 
 void RealEventSource::connect() {
-  std::shared_ptr<RealEventSource> self;  // Released last, maybe destroying the source here.
+  // Released last, maybe destroying the source here, inside the queue's task (which ~TaskQueue
+  // allows), never under the runner's lock.
+  std::shared_ptr<RealEventSource> self;
   std::shared_ptr<Call> call;
   {
     MutexLock lock(mutex_);
     self = std::move(keepAlive_);
-    if (!waiting_) return;  // cancel() took over: its own task finishes.
     waiting_ = false;
+    if (canceled_) {
+      lock.unlock();
+      finish(true, nullptr, nullptr);  // Once: a second connect task finds it finished.
+      return;
+    }
     Request request = request_;
     if (!lastEventId_.empty()) {
       try {
@@ -145,14 +153,12 @@ void RealEventSource::cancel() noexcept {
     canceled_ = true;
     call = call_;
     if (waiting_) {
-      // No attempt runs: drop the waiting connect, and finish from the queue (never on the
-      // caller's thread, which may hold locks of its own).
-      waiting_ = false;
-      std::shared_ptr<RealEventSource> self = std::move(keepAlive_);
+      // No attempt runs: run the waiting connect now instead of after its delay; it sees the
+      // cancel and finishes. (From the queue, never on the caller's thread, which may hold locks
+      // of its own.) A connect task already running sees it too; finish() runs once.
       try {
         queue_->cancelAll();
-        queue_->execute("tern EventSource cancel", std::chrono::nanoseconds(0), true,
-                        [self] { self->finish(true, nullptr, nullptr); });
+        scheduleConnectLocked(std::chrono::milliseconds(0));
       } catch (const std::exception& e) {
         // Only when the TaskRunner is shutting down at exit; then no callback runs anyway.
         std::cerr << "tern: EventSource cancel: " << e.what() << "\n";

@@ -57,9 +57,10 @@ class RealEventSource final : public EventSource,
   class StreamReader;
   struct ListenerThrew {};  // A listener method threw; listenerError_ holds what.
 
-  // Schedules connect() after `delay`, keeping the source alive meanwhile.
+  // Schedules connect() after `delay`, keeping the source alive meanwhile; sets waiting_.
   void scheduleConnectLocked(std::chrono::milliseconds delay) TERN_REQUIRES(mutex_);
-  // An attempt: enqueues a call for the request (with Last-Event-ID).
+  // An attempt: enqueues a call for the request (with Last-Event-ID); after cancel() it
+  // finishes instead.
   void connect();
   // The call's outcomes, on a dispatcher thread (onFailure possibly inside connect()).
   void onResponse(Response response);
@@ -86,7 +87,7 @@ class RealEventSource final : public EventSource,
   Mutex mutex_;
   bool canceled_ TERN_GUARDED_BY(mutex_) = false;
   bool finished_ TERN_GUARDED_BY(mutex_) = false;  // The terminal callback was claimed.
-  bool waiting_ TERN_GUARDED_BY(mutex_) = false;   // connect() is scheduled on queue_.
+  bool waiting_ TERN_GUARDED_BY(mutex_) = false;   // connect() is scheduled, no attempt runs.
   std::shared_ptr<RealEventSource> keepAlive_ TERN_GUARDED_BY(mutex_);  // While waiting_.
   std::shared_ptr<Call> call_ TERN_GUARDED_BY(mutex_);                  // The attempt's call.
   int reconnects_ TERN_GUARDED_BY(mutex_) = 0;   // In a row, since the last onOpen().
