@@ -15,6 +15,7 @@
 
 #include "sse/event_source_recorder.h"
 #include "tern/client.h"
+#include "tern/event_listener.h"
 #include "tern/mockwebserver/mock_web_server.h"
 
 namespace tern::testing {
@@ -395,6 +396,30 @@ TEST_F(EventSourceTest, CancelDuringALongReconnectionWaitEndsAtOnce) {
   EXPECT_EQ(server.requestCount(), 1);
 }
 
+// Signals when a call has failed, so a test knows a source has begun its reconnection wait.
+class CallFailedLatch final : public EventListener {
+ public:
+  void callFailed(Call&, const IOException&) override { failed_.set_value(); }
+  bool await() { return failed_.get_future().wait_for(10s) == std::future_status::ready; }
+
+ private:
+  std::promise<void> failed_;
+};
+
+TEST_F(EventSourceTest, CancelDuringAnHourLongWaitAfterAFailedConnectEndsAtOnce) {
+  server.enqueue(MockResponse::Builder().socketPolicy(SocketPolicy::DisconnectAtStart{}).build());
+  auto latch = std::make_shared<CallFailedLatch>();
+  client = client.newBuilder().eventListener(latch).build();
+  EventSources::Options options;
+  options.retryDelay = 1h;
+  std::shared_ptr<EventSource> source = newEventSource(options);
+  ASSERT_TRUE(latch->await());
+  source->cancel();
+  EXPECT_THAT(listener->awaitTerminal(),
+              ElementsAre("failure InterruptedIOException: Canceled response=null"));
+  EXPECT_EQ(server.requestCount(), 1);
+}
+
 TEST_F(EventSourceTest, CancelBeforeTheFirstConnection) {
   server.enqueue(stream("data: a\n\n"));
   std::shared_ptr<EventSource> source = newEventSource(fastReconnect());
@@ -412,8 +437,8 @@ TEST_F(EventSourceTest, CancelAfterTheEndDoesNothing) {
   EXPECT_THAT(listener->awaitTerminal(), ElementsAre("closed"));
   source->cancel();
   source->cancel();
-  // A second terminal call would fail the recorder's check; it could only come from a task
-  // cancel() scheduled, so a later source on the same queue runner shows it would have run.
+  // A second terminal call would fail the recorder's check. Nothing to wait for says it will
+  // not come, so a second source's whole run stands in as time for it to show.
   auto second = std::make_shared<EventSourceRecorder>();
   server.enqueue(MockResponse(204));
   EventSources::createFactory(client, noReconnect())
