@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "sse/event_source_recorder.h"
+#include "support/tls_certificates.h"
 #include "tern/client.h"
 #include "tern/event_listener.h"
 #include "tern/mockwebserver/mock_web_server.h"
@@ -498,6 +499,25 @@ TEST_F(EventSourceTest, ChunkedStreamDeliversEachEventAsItArrives) {
   EXPECT_THAT(listener->awaitTerminal(),
               ElementsAre("open 200", "event id=- type=- data=a", "event id=- type=- data=b",
                           "event id=- type=- data=c", "closed"));
+}
+
+TEST_F(EventSourceTest, StreamsOverHttp2ReconnectOnTheSameConnection) {
+  TestCertificates certificates;
+  server.useHttps(certificates.server());
+  client = client.newBuilder().handshakeCertificates(certificates.clientTrust()).build();
+  server.enqueue(stream("retry: 10\nid: 1\ndata: a\n\n"));
+  server.enqueue(stream("data: b\n\n"));
+  server.enqueue(MockResponse(204));
+  newEventSource(fastReconnect());
+  EXPECT_THAT(listener->awaitTerminal(),
+              ElementsAre("open 200", "retry 10", "event id=1 type=- data=a", "open 200",
+                          "event id=1 type=- data=b", "closed"));
+  RecordedRequest first = takeRequest();
+  RecordedRequest second = takeRequest();
+  EXPECT_EQ(first.version(), "HTTP/2");
+  EXPECT_EQ(second.headers().get("Last-Event-ID"), "1");
+  EXPECT_EQ(second.connectionIndex(), first.connectionIndex());
+  EXPECT_GT(second.streamId(), first.streamId());
 }
 
 TEST_F(EventSourceTest, InvalidOptionsThrow) {
