@@ -38,8 +38,8 @@ struct WebSocketExtensions {
   // offer it), or server_max_window_bits outside 8..15.
   std::optional<std::string> clientRejectionReason() const;
 
-  // The header value that states these parameters ("permessage-deflate; server_no_context_takeover"),
-  // for a server's answer. Empty if !perMessageDeflate.
+  // The header value that states these parameters ("permessage-deflate;
+  // server_no_context_takeover"), for a server's answer. Empty if !perMessageDeflate.
   std::string toHeaderValue() const;
 
   bool operator==(const WebSocketExtensions&) const = default;
