@@ -9,6 +9,7 @@
 
 #include "tern/buffer.h"
 #include "tern/buffered_source.h"
+#include "ws/utf8_validator.h"
 
 namespace tern::internal {
 
@@ -57,31 +58,44 @@ class WebSocketReader {
   //    final fragment, a 64-bit length with its top bit set, a close frame with a 1-byte payload
   //    or a code closeCodeExceptionMessage() refuses, invalid DEFLATE data;
   //  - WebSocketProtocolException(1007, …) for a text message or close reason that is not UTF-8;
-  //  - WebSocketProtocolException(1009, "message too big: …") once a message (as received, or
-  //    inflated) would pass maxMessageSize, before buffering more than about that much;
-  //  - IOException (EOFException-like, "unexpected end of stream") when the stream ends.
+  //  - WebSocketProtocolException(1009, "message too big: …") once a message as received would
+  //    pass maxMessageSize (checked from each frame's header, before its payload is read), or
+  //    (1009, "message inflated past N bytes") once its inflation would; never holding more than
+  //    about maxMessageSize for it;
+  //  - EOFException when the stream ends within a frame or a fragmented message.
+  // It reads no byte past the frame (or message) it delivers. After a close frame, or once it
+  // has thrown, the reader is done: a further call throws std::logic_error. A close frame between
+  // a message's fragments is delivered and the unfinished message dropped.
   void processNextFrame();
 
  private:
   void readHeader();
   void readControlFrame();
+  // Appends the current frame's payload (unmasked) to messageFrameBuffer_, checking the size
+  // limit first and text's UTF-8 as it comes.
   void readMessageFrame();
-  void readUntilNonControlFrame();
+  // Reads and delivers control frames until a data frame's header; false if a close frame came.
+  bool readUntilNonControlFrame();
   void readMessage();
+  void readPayload(Buffer& sink, int64_t byteCount);  // Unmasks when the frame is masked.
 
   Options options_;
   BufferedSource& source_;
   FrameCallback& callback_;
-  bool closed_ = false;
+  bool closed_ = false;  // A close frame was read.
+  bool failed_ = false;  // processNextFrame() threw.
   // The frame being read.
   int opcode_ = 0;
   int64_t frameLength_ = 0;
   bool isFinalFrame_ = false;
   bool isControlFrame_ = false;
-  bool readingCompressedMessage_ = false;
+  bool isMasked_ = false;
+  bool readingCompressedMessage_ = false;  // Set by a message's first frame (RSV1).
+  int messageOpcode_ = 0;                  // kOpcodeText or kOpcodeBinary: the first frame's.
   std::byte maskKey_[4]{};
-  Buffer controlFrameBuffer_;
+  // The message being read: its payload as received, and how much of it is known to be UTF-8.
   Buffer messageFrameBuffer_;
+  Utf8Validator utf8_;
   std::unique_ptr<MessageInflater> messageInflater_;  // Made on the first compressed message.
 };
 

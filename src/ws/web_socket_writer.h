@@ -38,26 +38,30 @@ class WebSocketWriter {
   WebSocketWriter(const WebSocketWriter&) = delete;
   WebSocketWriter& operator=(const WebSocketWriter&) = delete;
 
-  // Control frames; `payload` at most 125 bytes (std::invalid_argument otherwise).
+  // Control frames; `payload` at most 125 bytes (std::invalid_argument otherwise). Throw
+  // IOException("closed") after writeClose().
   void writePing(std::string_view payload);
   void writePong(std::string_view payload);
   // A close frame with `code` and `reason` (at most 123 bytes of UTF-8); code 0 means an empty
-  // payload. Throws std::invalid_argument for a code closeCodeExceptionMessage() refuses. After
-  // it, the writer writes nothing more (later writes throw IOException("closed")).
+  // payload (and then `reason` must be empty). Throws std::invalid_argument, writing nothing, for
+  // a code closeCodeExceptionMessage() refuses, a reason that is too long or not UTF-8, or a
+  // reason without a code. After it, the writer writes nothing more (later writes throw
+  // IOException("closed")).
   void writeClose(int code, std::string_view reason);
   // One whole message as a single final frame; `opcode` is ws::kOpcodeText or kOpcodeBinary.
-  // Consumes `data`.
+  // Consumes `data`. The caller checks that text is UTF-8. Throws IOException("closed") after
+  // writeClose().
   void writeMessageFrame(int opcode, Buffer& data);
 
  private:
   void writeControlFrame(int opcode, std::string_view payload);
   void writeFrameHeaderAndPayload(int b0, Buffer& payload);
+  void checkOpen() const;
 
   Options options_;
   BufferedSink& sink_;
   bool writerClosed_ = false;
   std::unique_ptr<MessageDeflater> messageDeflater_;  // Made on the first compressed message.
-  Buffer frameBuffer_;
 };
 
 }  // namespace tern::internal
