@@ -36,7 +36,8 @@ class TERN_API WebSocket {
 
   // Queues a text message (UTF-8) / a binary message. Returns false, queueing nothing, once the
   // socket is closing, closed, failed or canceled, and when the queue would pass 16 MiB, which
-  // also starts a graceful close with 1001 (going away), as OkHttp does.
+  // also starts a graceful close with 1001 (going away), as OkHttp does. Throws
+  // std::invalid_argument("text is not valid UTF-8") for text that is not (RFC 6455 §5.6).
   virtual bool send(std::string_view text) = 0;
   virtual bool send(std::span<const std::byte> bytes) = 0;
 
@@ -46,7 +47,7 @@ class TERN_API WebSocket {
   // started, or the socket failed or was canceled. Throws std::invalid_argument naming the bad
   // value for a code RFC 6455 §7.4 does not let an endpoint send ("Code must be in range
   // [1000,5000): 999", "Code 1005 is reserved and may not be used.") or a reason longer than 123
-  // bytes of UTF-8 ("reason.size() > 123: 200").
+  // bytes ("reason.size() > 123: 200") or not UTF-8 ("reason is not valid UTF-8").
   virtual bool close(int code, std::string_view reason) = 0;
 
   // Drops the connection at once, with no close handshake, discarding queued messages. The

@@ -10,6 +10,7 @@
 #include "tern/buffered_source.h"
 #include "tern/call.h"
 #include "tern/exceptions.h"
+#include "ws/utf8_validator.h"
 #include "ws/web_socket_protocol.h"
 
 namespace tern::internal {
@@ -38,6 +39,8 @@ int64_t RealWebSocket::queueSize() const {
 }
 
 bool RealWebSocket::send(std::string_view text) {
+  // RFC 6455 §5.6: text frames carry UTF-8, and a peer fails the socket (1007) on anything else.
+  if (!isStrictUtf8(text)) throw std::invalid_argument("text is not valid UTF-8");
   Buffer data;
   data.writeUtf8(text);
   return enqueue(ws::kOpcodeText, std::move(data));
@@ -75,6 +78,7 @@ bool RealWebSocket::close(int code, std::string_view reason) {
     throw std::invalid_argument("reason.size() > " + std::to_string(ws::kCloseMessageMax) + ": " +
                                 std::to_string(reason.size()));
   }
+  if (!isStrictUtf8(reason)) throw std::invalid_argument("reason is not valid UTF-8");
   {
     MutexLock lock(mutex_);
     if (failed_ || enqueuedClose_) return false;

@@ -6,6 +6,8 @@
 #include <span>
 #include <string_view>
 
+#include "tern/export.h"
+
 namespace tern::internal {
 
 // A strict, incremental UTF-8 check (RFC 3629 §4; Unicode's Table 3-7): no overlong forms, no
@@ -35,6 +37,6 @@ class Utf8Validator {
 };
 
 // True if all of `bytes` is well-formed UTF-8 (see Utf8Validator).
-bool isStrictUtf8(std::string_view bytes) noexcept;
+TERN_INTERNAL_API bool isStrictUtf8(std::string_view bytes) noexcept;
 
 }  // namespace tern::internal

@@ -11,7 +11,7 @@ namespace tern::internal {
 // The permessage-deflate parameters (RFC 7692 §7.1) of a Sec-WebSocket-Extensions header, as
 // OkHttp's WebSocketExtensions. A client offers "permessage-deflate" (no parameters); the server
 // answers with the parameters it wants.
-struct WebSocketExtensions {
+struct TERN_INTERNAL_API WebSocketExtensions {
   bool perMessageDeflate = false;
   std::optional<int> clientMaxWindowBits;  // Present without a value: 15 (§7.1.2.2).
   bool clientNoContextTakeover = false;

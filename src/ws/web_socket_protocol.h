@@ -55,7 +55,7 @@ inline constexpr int kCloseInternalError = 1011;
 inline constexpr std::string_view kAcceptMagic = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
 // base64(SHA-1(key + kAcceptMagic)): the Sec-WebSocket-Accept a server must answer `key` with.
-std::string acceptHeader(std::string_view key);
+TERN_INTERNAL_API std::string acceptHeader(std::string_view key);
 
 // A fresh Sec-WebSocket-Key: base64 of 16 random bytes (OpenSSL's RAND_bytes).
 std::string newKey();

@@ -50,32 +50,37 @@ void WebSocketRecorder::record(WebSocket& webSocket, Event event) {
 }
 
 void WebSocketRecorder::onOpen(WebSocket& webSocket, const Response& response) {
-  Event event{Event::Kind::kOpen};
+  Event event;
+  event.kind = Event::Kind::kOpen;
   event.responseCode = response.code();
   record(webSocket, std::move(event));
 }
 
 void WebSocketRecorder::onMessage(WebSocket& webSocket, const std::string& text) {
-  Event event{Event::Kind::kText};
+  Event event;
+  event.kind = Event::Kind::kText;
   event.text = text;
   record(webSocket, std::move(event));
 }
 
 void WebSocketRecorder::onMessage(WebSocket& webSocket, const std::vector<std::byte>& bytes) {
-  Event event{Event::Kind::kBytes};
+  Event event;
+  event.kind = Event::Kind::kBytes;
   event.bytes = bytes;
   record(webSocket, std::move(event));
 }
 
 void WebSocketRecorder::onClosing(WebSocket& webSocket, int code, const std::string& reason) {
-  Event event{Event::Kind::kClosing};
+  Event event;
+  event.kind = Event::Kind::kClosing;
   event.code = code;
   event.text = reason;
   record(webSocket, std::move(event));
 }
 
 void WebSocketRecorder::onClosed(WebSocket& webSocket, int code, const std::string& reason) {
-  Event event{Event::Kind::kClosed};
+  Event event;
+  event.kind = Event::Kind::kClosed;
   event.code = code;
   event.text = reason;
   record(webSocket, std::move(event));
@@ -83,7 +88,8 @@ void WebSocketRecorder::onClosed(WebSocket& webSocket, int code, const std::stri
 
 void WebSocketRecorder::onFailure(WebSocket& webSocket, const IOException& error,
                                   const Response* response) {
-  Event event{Event::Kind::kFailure};
+  Event event;
+  event.kind = Event::Kind::kFailure;
   event.failure = error.what();
   event.failureIsInterrupted = dynamic_cast<const InterruptedIOException*>(&error) != nullptr;
   event.failureIsTimeout = dynamic_cast<const SocketTimeoutException*>(&error) != nullptr;
@@ -129,9 +135,7 @@ bool expectKind(const std::string& name, const std::optional<WebSocketRecorder::
 
 }  // namespace
 
-void WebSocketRecorder::assertOpen() {
-  expectKind(name_, next(), Event::Kind::kOpen, "Open");
-}
+void WebSocketRecorder::assertOpen() { expectKind(name_, next(), Event::Kind::kOpen, "Open"); }
 
 void WebSocketRecorder::assertTextMessage(const std::string& text) {
   std::optional<Event> event = next();
@@ -143,8 +147,8 @@ void WebSocketRecorder::assertTextMessage(const std::string& text) {
 void WebSocketRecorder::assertBinaryMessage(const std::vector<std::byte>& bytes) {
   std::optional<Event> event = next();
   if (expectKind(name_, event, Event::Kind::kBytes, "Bytes")) {
-    EXPECT_TRUE(event->bytes == bytes) << name_ << ": " << event->bytes.size() << " bytes, not "
-                                       << bytes.size() << " as expected";
+    EXPECT_TRUE(event->bytes == bytes)
+        << name_ << ": " << event->bytes.size() << " bytes, not " << bytes.size() << " as expected";
   }
 }
 

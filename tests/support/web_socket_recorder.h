@@ -24,11 +24,12 @@ namespace tern::testing {
 class WebSocketRecorder : public WebSocketListener {
  public:
   struct Event {
-    enum class Kind { kOpen, kText, kBytes, kClosing, kClosed, kFailure } kind;
-    std::string text;               // kText; the reason for kClosing / kClosed.
-    std::vector<std::byte> bytes;   // kBytes.
-    int code = 0;                   // kClosing / kClosed; the 101's code for kOpen.
-    std::string failure;            // kFailure: the exception's what().
+    enum class Kind { kOpen, kText, kBytes, kClosing, kClosed, kFailure };
+    Kind kind = Kind::kOpen;
+    std::string text;              // kText; the reason for kClosing / kClosed.
+    std::vector<std::byte> bytes;  // kBytes.
+    int code = 0;                  // kClosing / kClosed; the 101's code for kOpen.
+    std::string failure;           // kFailure: the exception's what().
     bool failureIsInterrupted = false;
     bool failureIsTimeout = false;
     std::optional<int> responseCode;  // kOpen, kFailure: the response's code, if any.

@@ -99,8 +99,10 @@ class WebSocketHttpTest : public ::testing::TestWithParam<bool> {
   Client::Builder builder_;
   std::shared_ptr<testing::RecordingEventListener::Factory> events_ =
       std::make_shared<testing::RecordingEventListener::Factory>();
-  std::shared_ptr<WebSocketRecorder> clientListener_ = std::make_shared<WebSocketRecorder>("client");
-  std::shared_ptr<WebSocketRecorder> serverListener_ = std::make_shared<WebSocketRecorder>("server");
+  std::shared_ptr<WebSocketRecorder> clientListener_ =
+      std::make_shared<WebSocketRecorder>("client");
+  std::shared_ptr<WebSocketRecorder> serverListener_ =
+      std::make_shared<WebSocketRecorder>("server");
 };
 
 TEST_P(WebSocketHttpTest, TextAndBinaryMessagesBothWays) {
@@ -245,9 +247,8 @@ TEST_P(WebSocketHttpTest, CancelFailsBothEnds) {
 }
 
 TEST_P(WebSocketHttpTest, CancelBeforeTheHandshakeEnds) {
-  server_.enqueue(MockResponse::Builder()
-                      .socketPolicy(mockwebserver::SocketPolicy::NoResponse())
-                      .build());
+  server_.enqueue(
+      MockResponse::Builder().socketPolicy(mockwebserver::SocketPolicy::NoResponse()).build());
   std::shared_ptr<WebSocket> webSocket = newWebSocket();
   server_.takeRequest();
   webSocket->cancel();
@@ -255,14 +256,13 @@ TEST_P(WebSocketHttpTest, CancelBeforeTheHandshakeEnds) {
 }
 
 TEST_P(WebSocketHttpTest, QueueLimitRefusesAndCloses) {
-  server_.enqueue(MockResponse::Builder()
-                      .socketPolicy(mockwebserver::SocketPolicy::NoResponse())
-                      .build());
+  server_.enqueue(
+      MockResponse::Builder().socketPolicy(mockwebserver::SocketPolicy::NoResponse()).build());
   std::shared_ptr<WebSocket> webSocket = newWebSocket();
   std::string tenMiB(10 << 20, 'x');
   EXPECT_TRUE(webSocket->send(tenMiB));
   EXPECT_EQ(webSocket->queueSize(), 10 << 20);
-  EXPECT_FALSE(webSocket->send(tenMiB));  // Would pass 16 MiB: refused, and a close queued.
+  EXPECT_FALSE(webSocket->send(tenMiB));   // Would pass 16 MiB: refused, and a close queued.
   EXPECT_FALSE(webSocket->send("small"));  // Closing now.
   webSocket->cancel();
   clientListener_->assertFailure("canceled");
