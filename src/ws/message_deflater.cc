@@ -51,13 +51,19 @@ void MessageDeflater::deflate(Buffer& buffer) {
   }
 
   const int64_t size = buffer.size();
-  if (size < 4 || !buffer.rangeEquals(size - 4, kEmptyBlockTail)) {
+  if (size == 0) {
+    // zlib emits nothing for a flush with no input right after a flush: an empty message after
+    // another with the window kept. Send what §7.2.3.6 sends for an empty message: one 0x00 byte,
+    // the header of an empty stored block whose LEN and NLEN the receiver appends.
+    buffer.writeByte(std::byte{0});
+  } else if (size < 4 || !buffer.rangeEquals(size - 4, kEmptyBlockTail)) {
     throw std::logic_error("Z_SYNC_FLUSH did not end with an empty stored block");
+  } else {
+    // Drop the tail: move out all but the last 4 bytes (segments move; bytes are not copied).
+    Buffer trimmed;
+    buffer.read(trimmed, size - 4);
+    buffer = std::move(trimmed);
   }
-  // Drop the tail: copy out all but the last 4 bytes (a segment move, not a byte copy).
-  Buffer trimmed;
-  buffer.read(trimmed, size - 4);
-  buffer = std::move(trimmed);
 
   if (noContextTakeover_) {
     deflateReset(&z);  // §7.1.1.2: the next message starts with an empty window.

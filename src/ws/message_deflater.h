@@ -7,7 +7,7 @@
 
 namespace tern::internal {
 
-class ZStream;
+struct ZStream;
 
 // Compresses one message's payload for permessage-deflate (RFC 7692 §7.2.1): raw DEFLATE, the
 // message's data flushed with Z_SYNC_FLUSH and the trailing 0x00 0x00 0xff 0xff removed. Keeps

@@ -8,7 +8,7 @@
 
 namespace tern::internal {
 
-class ZStream;
+struct ZStream;
 
 // Decompresses one message's payload for permessage-deflate (RFC 7692 §7.2.2): appends
 // 0x00 0x00 0xff 0xff and inflates as raw DEFLATE with a 32 KiB window (enough for any
