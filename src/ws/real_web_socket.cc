@@ -104,11 +104,13 @@ void RealWebSocket::cancel() {
     call = call_;
     readerRunning = readerRunning_;
   }
+  // Canceling the call breaks its connection too (the socket, once upgraded), and tells the
+  // call's event listener why the call failed.
+  if (call) call->cancel();
   if (socket) {
     socket->cancel();
   } else if (call) {
-    call->cancel();  // The handshake's callback reports the failure.
-    return;
+    return;  // The handshake's callback reports the failure.
   }
   // A running reader wakes with an exception and reports the failure; otherwise report it here.
   if (!readerRunning || !socket) failWebSocket(InterruptedIOException("canceled"), nullptr);
@@ -170,9 +172,14 @@ void RealWebSocket::startReading(std::shared_ptr<const Response> response) {
   readerQueue_ = TaskRunner::instance()->newQueue("tern WebSocket reader");
   // Not cancelable: the loop must run to close the socket's source, even on failure.
   readerQueue_->execute("reader", std::chrono::nanoseconds(0), false,
-                        [self = shared_from_this(), response = std::move(response)] {
+                        [self = shared_from_this(), response = std::move(response)]() mutable {
                           self->deliverOpen(*response);
                           self->loopReader();
+                          // Lets go of the socket here, not when the runner drops the task
+                          // (under its lock): the last reference may be this one, and the
+                          // destructor destroys task queues.
+                          response.reset();
+                          self.reset();
                         });
 }
 
@@ -411,8 +418,12 @@ void RealWebSocket::failWebSocket(const IOException& e, const Response* response
     queueSize_ = 0;
     if (writerQueue_) writerQueue_->cancelAll();
   }
+  // Breaks the connection, waking a reader or writer blocked on it: through the call when there
+  // is one (its listener then hears it was canceled). Not for a refused handshake, whose
+  // response the listener may still read; its owner closes it afterwards.
+  if (call && (socket || !response)) call->cancel();
   if (socket) {
-    socket->cancel();  // Wakes a reader or writer blocked on the connection.
+    socket->cancel();
     std::lock_guard writerLock(writerMutex_);
     if (!sinkClosed_) {
       sinkClosed_ = true;
@@ -422,8 +433,6 @@ void RealWebSocket::failWebSocket(const IOException& e, const Response* response
         // Safe to drop: the connection was just broken on purpose.
       }
     }
-  } else if (call) {
-    call->cancel();
   }
   if (canceled) {
     InterruptedIOException canceledException("canceled");

@@ -44,9 +44,14 @@ void WebSocketRecorder::record(WebSocket& webSocket, Event event) {
     delegate = std::exchange(delegate_, nullptr);
   }
   condition_.notify_all();
-  if (delegate) delegate(webSocket);
-  std::lock_guard lock(mutex_);
-  inCallback_ = false;
+  struct EndCallback {
+    WebSocketRecorder& recorder;
+    ~EndCallback() {
+      std::lock_guard lock(recorder.mutex_);
+      recorder.inCallback_ = false;
+    }
+  } endCallback{*this};
+  if (delegate) delegate(webSocket);  // May throw, as an application's listener may.
 }
 
 void WebSocketRecorder::onOpen(WebSocket& webSocket, const Response& response) {
