@@ -24,6 +24,7 @@
 #include "tern/dispatcher.h"
 #include "tern/dns.h"
 #include "tern/event_listener.h"
+#include "tern/event_source.h"
 #include "tern/exceptions.h"
 #include "tern/file_streams.h"
 #include "tern/form_body.h"
