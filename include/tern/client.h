@@ -37,6 +37,10 @@ struct ClientAccess;
 
 namespace tern {
 
+// Declared in tern/web_socket.h, which is built on calls (include it to use newWebSocket()).
+class WebSocket;
+class WebSocketListener;
+
 // An HTTP client, as OkHttp's OkHttpClient: the factory for calls and the owner of what they
 // share (a connection pool, a dispatcher for asynchronous calls, settings and interceptors).
 //
@@ -57,6 +61,18 @@ class TERN_API Client {
 
   // A new call for `request`, ready to execute() or enqueue().
   std::shared_ptr<Call> newCall(Request request) const;
+
+  // Opens a WebSocket to `request`'s URL (ws://, wss://, http:// or https://) and returns it at
+  // once: the handshake runs on the dispatcher, and `listener` hears how it went (onOpen or
+  // onFailure). The request is sent as a GET with the handshake's headers added (Upgrade,
+  // Connection, Sec-WebSocket-Key, Sec-WebSocket-Version, and Sec-WebSocket-Extensions offering
+  // permessage-deflate unless webSocketCompression(false)); offer subprotocols with the request's
+  // own Sec-WebSocket-Protocol header. It goes over HTTP/1.1, or as an extended CONNECT stream
+  // (RFC 8441) on a pooled HTTP/2 connection whose server allows it. See docs/websockets.md.
+  // Throws std::invalid_argument if `listener` is null or the request already has a
+  // Sec-WebSocket-Extensions, Sec-WebSocket-Key or Sec-WebSocket-Version header.
+  std::shared_ptr<WebSocket> newWebSocket(Request request,
+                                          std::shared_ptr<WebSocketListener> listener) const;
 
   // A builder holding this client's settings, sharing its pool, dispatcher, DNS, cookie jar and
   // interceptors.
@@ -85,6 +101,10 @@ class TERN_API Client {
   int writeTimeoutMillis() const noexcept { return static_cast<int>(writeTimeout().count()); }
   int callTimeoutMillis() const noexcept { return static_cast<int>(callTimeout().count()); }
   int pingIntervalMillis() const noexcept { return static_cast<int>(pingInterval().count()); }
+  int64_t minWebSocketMessageToCompress() const noexcept;
+  std::chrono::milliseconds webSocketCloseTimeout() const noexcept;
+  int64_t maxWebSocketMessageSize() const noexcept;
+  bool webSocketCompression() const noexcept;
   bool followRedirects() const noexcept;
   bool followSslRedirects() const noexcept;
   bool retryOnConnectionFailure() const noexcept;
@@ -156,7 +176,22 @@ class TERN_API Client::Builder {
   // StreamResetException("stream was reset: PROTOCOL_ERROR"), as in OkHttp. (Independently, a
   // read timeout on an HTTP/2 stream sends a ping, and a connection whose pong does not come
   // within 1 s is not handed out again.)
+  // It also sets how often each WebSocket pings its server: one whose pong has not come back
+  // when the next ping is due fails with SocketTimeoutException.
   Builder& pingInterval(std::chrono::nanoseconds interval);
+
+  // WebSockets. Messages shorter than `bytes` are sent uncompressed even when permessage-deflate
+  // was agreed (1024 by default; 0 compresses every message). Throws std::invalid_argument if
+  // negative.
+  Builder& minWebSocketMessageToCompress(int64_t bytes);
+  // How long a WebSocket waits for the server's close frame after sending its own before it
+  // drops the connection (60 s). Throws like the timeouts above.
+  Builder& webSocketCloseTimeout(std::chrono::nanoseconds timeout);
+  // The largest message a WebSocket accepts, after decompression (16 MiB by default): a bigger
+  // one closes the socket with 1009 and fails it. Throws std::invalid_argument if not positive.
+  Builder& maxWebSocketMessageSize(int64_t bytes);
+  // Whether WebSockets offer permessage-deflate (RFC 7692). True by default.
+  Builder& webSocketCompression(bool enabled);
 
   // Whether to follow redirects (3xx with a Location). True by default.
   Builder& followRedirects(bool followRedirects);
@@ -280,6 +315,10 @@ class TERN_API Client::Builder {
   std::chrono::milliseconds writeTimeout_{10'000};
   std::chrono::milliseconds callTimeout_{0};
   std::chrono::milliseconds pingInterval_{0};
+  int64_t minWebSocketMessageToCompress_ = 1024;
+  std::chrono::milliseconds webSocketCloseTimeout_{60'000};
+  int64_t maxWebSocketMessageSize_ = 16 * 1024 * 1024;
+  bool webSocketCompression_ = true;
   bool followRedirects_ = true;
   bool followSslRedirects_ = true;
   bool retryOnConnectionFailure_ = true;

@@ -17,6 +17,7 @@
 #include "tern/protocol.h"
 #include "tern/request.h"
 #include "tern/response_body.h"
+#include "tern/upgraded_socket.h"
 
 namespace tern {
 
@@ -95,6 +96,12 @@ class TERN_API Response final {
   // otherwise (RFC 9110 §11.6).
   std::vector<Challenge> challenges() const;
 
+  // The connection after a 101 Switching Protocols that answered a request with an Upgrade
+  // header (a WebSocket handshake, or any other upgrade): read and write the new protocol's
+  // bytes through it. Null for every other response. The response's body() is then empty. See
+  // UpgradedSocket for threads and when the connection closes.
+  const std::shared_ptr<UpgradedSocket>& socket() const noexcept { return socket_; }
+
   // A builder holding this response's fields and its body, which moves into the builder: the
   // response is left without a body.
   Builder newBuilder() &&;
@@ -118,6 +125,7 @@ class TERN_API Response final {
   int64_t sentRequestAtMillis_;
   int64_t receivedResponseAtMillis_;
   std::function<Headers()> trailersSource_;  // Empty: no trailers.
+  std::shared_ptr<UpgradedSocket> socket_;
 };
 
 // Builds a Response. request, protocol, code and message are required. Move-only, as it may
@@ -156,6 +164,8 @@ class TERN_API Response::Builder {
   // exchange's); empty for none.
   Builder& trailers(std::function<Headers()> trailersSource);
 
+  // The upgraded connection (the call sets it for a 101 that answers an Upgrade request).
+  Builder& socket(std::shared_ptr<UpgradedSocket> socket);
   // Throws std::logic_error naming what is missing: "request == null", "protocol == null",
   // "message == null", or "code < 0: -1". The body moves into the response, so the builder is
   // left without one.
@@ -176,6 +186,7 @@ class TERN_API Response::Builder {
   int64_t sentRequestAtMillis_ = 0;
   int64_t receivedResponseAtMillis_ = 0;
   std::function<Headers()> trailersSource_;
+  std::shared_ptr<UpgradedSocket> socket_;
 };
 
 }  // namespace tern

@@ -55,4 +55,6 @@
 #include "tern/tls/held_certificate.h"
 #include "tern/tls/key_pair.h"
 #include "tern/tls_version.h"
+#include "tern/upgraded_socket.h"
 #include "tern/version.h"
+#include "tern/web_socket.h"

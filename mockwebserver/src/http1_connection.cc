@@ -10,6 +10,7 @@
 #include "http2_server_connection.h"
 #include "io/ascii.h"
 #include "tern/exceptions.h"
+#include "web_socket_server.h"
 
 namespace tern::mockwebserver::internal {
 namespace {
@@ -170,6 +171,11 @@ bool Http1Connection::processOneRequest() {
   // connection can arrive before the shutdown (the client sends it only after the response).
   if (policy.is<SocketPolicy::ShutdownInputAtEnd>()) socket_.shutdownInput();
 
+  if (response.webSocketListener()) {
+    // The connection is a WebSocket from here on, and ends with it.
+    serveWebSocket(socket_, *source_, *sink_, request, response);
+    return false;
+  }
   if (!writeResponse(response)) return false;
   try {
     tunnelOpened_ = response.inTunnel() && response.code() >= 200 && response.code() < 300;

@@ -22,6 +22,7 @@ struct MockResponse::Data {
   SocketPolicy socketPolicy;
   Http2Settings settings;
   bool inTunnel = false;
+  std::shared_ptr<WebSocketListener> webSocketListener;
 };
 
 namespace {
@@ -111,6 +112,10 @@ const SocketPolicy& MockResponse::socketPolicy() const noexcept { return data_->
 
 bool MockResponse::inTunnel() const noexcept { return data_->inTunnel; }
 
+const std::shared_ptr<WebSocketListener>& MockResponse::webSocketListener() const noexcept {
+  return data_->webSocketListener;
+}
+
 MockResponse::Builder MockResponse::newBuilder() const {
   Builder builder;
   builder.status_ = data_->status;
@@ -125,6 +130,7 @@ MockResponse::Builder MockResponse::newBuilder() const {
   builder.socketPolicy_ = data_->socketPolicy;
   builder.settings_ = data_->settings;
   builder.inTunnel_ = data_->inTunnel;
+  builder.webSocketListener_ = data_->webSocketListener;
   return builder;
 }
 
@@ -258,6 +264,14 @@ MockResponse::Builder& MockResponse::Builder::inTunnel() {
   return *this;
 }
 
+MockResponse::Builder& MockResponse::Builder::webSocketUpgrade(
+    std::shared_ptr<WebSocketListener> listener) {
+  if (!listener) throw std::invalid_argument("listener == null");
+  status_ = "HTTP/1.1 101 Switching Protocols";
+  webSocketListener_ = std::move(listener);
+  return *this;
+}
+
 MockResponse::Builder& MockResponse::Builder::socketPolicy(SocketPolicy socketPolicy) {
   socketPolicy_ = std::move(socketPolicy);
   return *this;
@@ -312,6 +326,7 @@ MockResponse MockResponse::Builder::build() && {
   data->socketPolicy = std::move(socketPolicy_);
   data->settings = settings_;
   data->inTunnel = inTunnel_;
+  data->webSocketListener = std::move(webSocketListener_);
   return MockResponse(std::move(data));
 }
 

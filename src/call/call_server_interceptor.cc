@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "call/real_call.h"
 #include "call/real_interceptor_chain.h"
 #include "connection/exchange.h"
 #include "connection/real_connection.h"
@@ -121,6 +122,15 @@ Response CallServerInterceptor::intercept(Chain& chain) {
     }
 
     exchange.responseHeadersEnd(response);
+
+    if (response.code() == 101 && request.header("Upgrade")) {
+      // The server switched to the protocol the request asked for (RFC 9110 §7.8): the
+      // connection now belongs to the caller, through response.socket(), for as long as it
+      // likes, so the call timeout stops here (OkHttp's timeoutEarlyExit()).
+      std::shared_ptr<UpgradedSocket> socket = exchange.upgrade();
+      realChain.realCall().timeoutEarlyExit();
+      return std::move(response).newBuilder().body(ResponseBody::create("")).socket(socket).build();
+    }
 
     ResponseBody body = exchange.openResponseBody(response);
     response = std::move(response)

@@ -149,6 +149,19 @@ std::chrono::milliseconds Client::callTimeout() const noexcept {
   return state_->settings.callTimeout_;
 }
 
+int64_t Client::minWebSocketMessageToCompress() const noexcept {
+  return state_->settings.minWebSocketMessageToCompress_;
+}
+std::chrono::milliseconds Client::webSocketCloseTimeout() const noexcept {
+  return state_->settings.webSocketCloseTimeout_;
+}
+int64_t Client::maxWebSocketMessageSize() const noexcept {
+  return state_->settings.maxWebSocketMessageSize_;
+}
+bool Client::webSocketCompression() const noexcept {
+  return state_->settings.webSocketCompression_;
+}
+
 std::chrono::milliseconds Client::pingInterval() const noexcept {
   return state_->settings.pingInterval_;
 }
@@ -246,6 +259,34 @@ Client::Builder& Client::Builder::readTimeout(std::chrono::nanoseconds timeout) 
 
 Client::Builder& Client::Builder::writeTimeout(std::chrono::nanoseconds timeout) {
   writeTimeout_ = internal::checkDuration("writeTimeout", timeout);
+  return *this;
+}
+
+Client::Builder& Client::Builder::minWebSocketMessageToCompress(int64_t bytes) {
+  if (bytes < 0) {
+    throw std::invalid_argument("minWebSocketMessageToCompress must be positive: " +
+                                std::to_string(bytes));
+  }
+  minWebSocketMessageToCompress_ = bytes;
+  return *this;
+}
+
+Client::Builder& Client::Builder::webSocketCloseTimeout(std::chrono::nanoseconds timeout) {
+  webSocketCloseTimeout_ = internal::checkDuration("webSocketCloseTimeout", timeout);
+  return *this;
+}
+
+Client::Builder& Client::Builder::maxWebSocketMessageSize(int64_t bytes) {
+  if (bytes <= 0) {
+    throw std::invalid_argument("maxWebSocketMessageSize must be positive: " +
+                                std::to_string(bytes));
+  }
+  maxWebSocketMessageSize_ = bytes;
+  return *this;
+}
+
+Client::Builder& Client::Builder::webSocketCompression(bool enabled) {
+  webSocketCompression_ = enabled;
   return *this;
 }
 

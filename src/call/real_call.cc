@@ -368,6 +368,17 @@ void RealCall::onTimeout() {
   cancel();
 }
 
+void RealCall::timeoutEarlyExit() {
+  std::unique_ptr<TaskQueue> queue;
+  {
+    MutexLock lock(mutex_);
+    if (timedOut_) return;  // Too late: the call is being canceled, and will fail as timed out.
+    timeoutExited_ = true;
+    queue = std::move(timeoutQueue_);
+  }
+  queue.reset();  // Drops the pending watchdog, or waits for a firing one to finish.
+}
+
 std::exception_ptr RealCall::timeoutExit(std::exception_ptr cause) {
   std::unique_ptr<TaskQueue> queue;
   bool timedOut = false;

@@ -75,6 +75,10 @@ class RealCall final : public Call,
   // timeout(), it is canceled and its failure becomes InterruptedIOException("timeout").
   void timeoutEnter();
 
+  // Stops the call timeout for good, without ending the call: its connection was upgraded to
+  // another protocol (a WebSocket), which lives as long as its user wants.
+  void timeoutEarlyExit();
+
   // Prepares for an exchange for `request`; with `newExchangeFinder` a new route plan (after a
   // redirect), else the retry continues the last one. Throws std::logic_error if the previous
   // response is still open, UnknownServiceException for an http URL when the client's connection

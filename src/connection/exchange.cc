@@ -1,6 +1,8 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "connection/exchange.h"
 
+#include <atomic>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -149,6 +151,117 @@ class Exchange::ResponseBodySource final : public ForwardingSource {
   bool completed_ = false;
 };
 
+// The socket after a 101: the codec's raw streams, counting what is read and remembering the
+// first failure, so the exchange's response half can end with the right event once both streams
+// are closed (the reader and the writer are usually two threads, so that is under a mutex).
+class Exchange::Upgraded final : public UpgradedSocket {
+ public:
+  Upgraded(std::shared_ptr<Exchange> exchange, ExchangeCodec::UpgradedStreams streams)
+      : exchange_(std::move(exchange)),
+        source_(*this, std::move(streams.source)),
+        sink_(*this, std::move(streams.sink)) {}
+
+  ~Upgraded() override {
+    try {
+      source_.close();
+    } catch (...) {
+      // Safe to drop: closing the raw source releases nothing that can fail.
+    }
+    try {
+      sink_.close();
+    } catch (...) {
+      // Safe to drop: a final flush failed, and nobody is left to tell; the failure was recorded.
+    }
+  }
+
+  Source& source() override { return source_; }
+  Sink& sink() override { return sink_; }
+  void cancel() override { exchange_->cancel(); }
+
+ private:
+  class UpgradedSource final : public ForwardingSource {
+   public:
+    UpgradedSource(Upgraded& owner, std::unique_ptr<Source> delegate)
+        : ForwardingSource(std::move(delegate)), owner_(owner) {}
+    int64_t read(Buffer& sink, int64_t byteCount) override {
+      try {
+        int64_t read = ForwardingSource::read(sink, byteCount);
+        if (read > 0) owner_.bytesRead_ += read;
+        return read;
+      } catch (const IOException&) {
+        owner_.failed(std::current_exception());
+        throw;
+      }
+    }
+    void close() override {
+      if (closed_) return;
+      closed_ = true;
+      ForwardingSource::close();
+      owner_.halfClosed();
+    }
+
+   private:
+    Upgraded& owner_;
+    bool closed_ = false;
+  };
+
+  class UpgradedSink final : public ForwardingSink {
+   public:
+    UpgradedSink(Upgraded& owner, std::unique_ptr<Sink> delegate)
+        : ForwardingSink(std::move(delegate)), owner_(owner) {}
+    void write(Buffer& source, int64_t byteCount) override {
+      try {
+        ForwardingSink::write(source, byteCount);
+      } catch (const IOException&) {
+        owner_.failed(std::current_exception());
+        throw;
+      }
+    }
+    void close() override {
+      if (closed_) return;
+      closed_ = true;
+      try {
+        ForwardingSink::close();
+      } catch (const IOException&) {
+        owner_.failed(std::current_exception());
+        owner_.halfClosed();
+        throw;
+      }
+      owner_.halfClosed();
+    }
+
+   private:
+    Upgraded& owner_;
+    bool closed_ = false;
+  };
+
+  void failed(std::exception_ptr e) {
+    std::lock_guard lock(mutex_);
+    if (!failure_) failure_ = std::move(e);
+  }
+
+  // One of the two streams closed; the second ends the exchange's response half.
+  void halfClosed() {
+    std::exception_ptr failure;
+    {
+      std::lock_guard lock(mutex_);
+      if (++closedHalves_ != 2) return;
+      failure = failure_;
+    }
+    if (!failure) exchange_->responseBodyStart();
+    std::exception_ptr e = exchange_->bodyComplete(bytesRead_.load(), false, true, failure);
+    (void)e;  // Nobody reads on to be told: the streams are closed.
+  }
+
+  std::shared_ptr<Exchange> exchange_;
+  std::atomic<int64_t> bytesRead_{0};
+  std::mutex mutex_;
+  int closedHalves_ = 0;        // Guarded by mutex_.
+  std::exception_ptr failure_;  // Guarded by mutex_.
+  UpgradedSource source_;
+  UpgradedSink sink_;
+};
+
 Exchange::Exchange(std::shared_ptr<ConnectionUser> user, std::shared_ptr<ExchangeFinder> finder,
                    std::shared_ptr<RealConnection> connection, std::unique_ptr<ExchangeCodec> codec)
     : user_(std::move(user)),
@@ -244,6 +357,15 @@ ResponseBody Exchange::openResponseBody(const Response& response) {
     auto source =
         std::make_unique<ResponseBodySource>(shared_from_this(), std::move(raw), contentLength);
     return ResponseBody(buffer(std::move(source)), std::move(contentType), contentLength);
+  } catch (const IOException& e) {
+    responseFailed(e);
+    throw;
+  }
+}
+
+std::shared_ptr<UpgradedSocket> Exchange::upgrade() {
+  try {
+    return std::make_shared<Upgraded>(shared_from_this(), codec_->openUpgradedStreams());
   } catch (const IOException& e) {
     responseFailed(e);
     throw;

@@ -14,6 +14,7 @@
 #include "tern/response.h"
 #include "tern/response_body.h"
 #include "tern/sink.h"
+#include "tern/upgraded_socket.h"
 
 namespace tern::internal {
 
@@ -69,6 +70,12 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // response half. Its Content-Length is the codec's reported length.
   ResponseBody openResponseBody(const Response& response);
 
+  // The connection after a 101 Switching Protocols (the codec's openUpgradedStreams()), instead
+  // of openResponseBody(). The response half ends, with responseBodyStart and responseBodyEnd
+  // (the bytes read from the socket) or responseFailed, once both of the socket's streams are
+  // closed or the socket is destroyed; then the call releases the connection, which closes it.
+  std::shared_ptr<UpgradedSocket> upgrade();
+
   // The response's trailers (ExchangeCodec::trailers()).
   Headers trailers();
 
@@ -107,6 +114,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   void requestFailed(const IOException& e);   // Reports it, then trackFailure().
   void responseFailed(const IOException& e);  // Likewise.
   class ResponseBodySource;
+  class Upgraded;
 
   std::shared_ptr<ConnectionUser> user_;
   std::shared_ptr<ExchangeFinder> finder_;

@@ -32,7 +32,8 @@ namespace tern::internal {
 //      102..199, RFC 9110 §15.2) the response was interim; call readResponseHeaders(false) again.
 //      101 Switching Protocols is final.
 //   5. reportedContentLength(response), openResponseBodySource(response); read the body to its
-//      end (or close it early), then trailers().
+//      end (or close it early), then trailers(). Or, for a 101 that answers a request with an
+//      Upgrade header: openUpgradedStreams(), and the connection belongs to the new protocol.
 //
 // Connection reuse: the codec never closes or pools the connection itself; it tells the
 // connection through Carrier::noNewExchanges() that it must not carry another exchange. It does
@@ -113,6 +114,17 @@ class ExchangeCodec {
   // connection. Throws ProtocolException for an invalid Content-Length. The source must not
   // outlive this codec.
   virtual std::unique_ptr<Source> openResponseBodySource(const Response& response) = 0;
+
+  // The connection's raw streams after a final 101 Switching Protocols (instead of step 5's body):
+  // `source` reads what the server sends next (bytes already buffered after the 101's headers
+  // first), `sink` writes and flushes each write. Closing either closes nothing underneath: the
+  // connection is closed when it is released, as this marks it noNewExchanges(). Both must not
+  // outlive this codec. HTTP/2 has no 101 (RFC 9113 §8.6): its codec throws ProtocolException.
+  struct UpgradedStreams {
+    std::unique_ptr<Source> source;
+    std::unique_ptr<Sink> sink;
+  };
+  virtual UpgradedStreams openUpgradedStreams() = 0;
 
   // The trailers that followed the body (RFC 9110 §6.5); empty if there were none. Throws
   // std::logic_error if the body has not been read to its end yet.

@@ -35,7 +35,8 @@ Response::Response(Builder& builder)
       priorResponse_(std::move(builder.priorResponse_)),
       sentRequestAtMillis_(builder.sentRequestAtMillis_),
       receivedResponseAtMillis_(builder.receivedResponseAtMillis_),
-      trailersSource_(std::move(builder.trailersSource_)) {}
+      trailersSource_(std::move(builder.trailersSource_)),
+      socket_(std::move(builder.socket_)) {}
 
 Headers Response::trailers() const { return trailersSource_ ? trailersSource_() : Headers(); }
 
@@ -89,6 +90,7 @@ Response::Builder Response::newBuilder() && {
   builder.sentRequestAtMillis_ = sentRequestAtMillis_;
   builder.receivedResponseAtMillis_ = receivedResponseAtMillis_;
   builder.trailersSource_ = std::move(trailersSource_);
+  builder.socket_ = std::move(socket_);
   return builder;
 }
 
@@ -175,6 +177,11 @@ Response::Builder& Response::Builder::receivedResponseAtMillis(int64_t millis) {
 
 Response::Builder& Response::Builder::trailers(std::function<Headers()> trailersSource) {
   trailersSource_ = std::move(trailersSource);
+  return *this;
+}
+
+Response::Builder& Response::Builder::socket(std::shared_ptr<UpgradedSocket> socket) {
+  socket_ = std::move(socket);
   return *this;
 }
 

@@ -24,6 +24,7 @@ const char* stateName(int state) {
                                            "read response headers",
                                            "open response body",
                                            "reading response body",
+                                           "upgraded",
                                            "closed"};
   return kNames[state];
 }
@@ -349,6 +350,55 @@ Headers Http1ExchangeCodec::trailers() {
 }
 
 bool Http1ExchangeCodec::isResponseComplete() const { return responseComplete_; }
+
+// The upgraded connection's read side: the socket's bytes as they come, with no framing.
+class Http1ExchangeCodec::UpgradedSource final : public Source {
+ public:
+  explicit UpgradedSource(BufferedSource& source) : source_(source) {}
+  int64_t read(Buffer& sink, int64_t byteCount) override {
+    if (closed_) throw std::logic_error("UpgradedSocket: source closed");
+    return source_.read(sink, byteCount);
+  }
+  Timeout& timeout() override { return source_.timeout(); }
+  void close() override { closed_ = true; }
+
+ private:
+  BufferedSource& source_;
+  bool closed_ = false;
+};
+
+// The upgraded connection's write side: each write is flushed, so a protocol's frame goes out
+// whole without the caller having to flush.
+class Http1ExchangeCodec::UpgradedSink final : public Sink {
+ public:
+  explicit UpgradedSink(BufferedSink& sink) : sink_(sink) {}
+  void write(Buffer& source, int64_t byteCount) override {
+    if (closed_) throw std::logic_error("UpgradedSocket: sink closed");
+    sink_.write(source, byteCount);
+    sink_.flush();
+  }
+  void flush() override {
+    if (closed_) throw std::logic_error("UpgradedSocket: sink closed");
+    sink_.flush();
+  }
+  Timeout& timeout() override { return sink_.timeout(); }
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    sink_.flush();
+  }
+
+ private:
+  BufferedSink& sink_;
+  bool closed_ = false;
+};
+
+ExchangeCodec::UpgradedStreams Http1ExchangeCodec::openUpgradedStreams() {
+  checkState(state_ == State::kOpenResponseBody);
+  state_ = State::kUpgraded;
+  noNewExchanges();  // The connection now speaks another protocol, for good.
+  return {std::make_unique<UpgradedSource>(source_), std::make_unique<UpgradedSink>(sink_)};
+}
 
 void Http1ExchangeCodec::cancel() { carrier_.cancel(); }
 

@@ -58,6 +58,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   std::optional<Response::Builder> readResponseHeaders(bool expectContinue) override;
   int64_t reportedContentLength(const Response& response) override;
   std::unique_ptr<Source> openResponseBodySource(const Response& response) override;
+  UpgradedStreams openUpgradedStreams() override;
   Headers trailers() override;
   bool isResponseComplete() const override;
   void cancel() override;
@@ -84,6 +85,8 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   class FixedLengthSource;
   class ChunkedSource;
   class UnknownLengthSource;
+  class UpgradedSource;
+  class UpgradedSink;
 
   enum class State {
     kIdle,                 // Ready to write request headers.
@@ -92,6 +95,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
     kReadResponseHeaders,  // Request done (or interim response read); reading headers.
     kOpenResponseBody,     // Final response headers read; a body source may be opened.
     kReadingResponseBody,  // A response body source is open.
+    kUpgraded,             // After a 101: the streams belong to another protocol.
     kClosed,               // The response body is done (or the codec failed).
   };
 

@@ -176,6 +176,11 @@ std::unique_ptr<Source> Http2ExchangeCodec::openResponseBodySource(const Respons
   return std::make_unique<StreamBodySource>(stream());
 }
 
+ExchangeCodec::UpgradedStreams Http2ExchangeCodec::openUpgradedStreams() {
+  // RFC 9113 §8.6: HTTP/2 has no 101; a server that sends one broke the protocol.
+  throw ProtocolException("HTTP/2 does not switch protocols with 101 (RFC 9113 §8.6)");
+}
+
 Headers Http2ExchangeCodec::trailers() {
   Headers::Builder builder;
   for (const auto& [name, value] : stream()->trailers()) {

@@ -44,6 +44,7 @@ class Http2ExchangeCodec final : public ExchangeCodec {
   std::optional<Response::Builder> readResponseHeaders(bool expectContinue) override;
   int64_t reportedContentLength(const Response& response) override;
   std::unique_ptr<Source> openResponseBodySource(const Response& response) override;
+  UpgradedStreams openUpgradedStreams() override;
   Headers trailers() override;
   bool isResponseComplete() const override;
   void cancel() override;

@@ -16,6 +16,10 @@
 #include "tern/mockwebserver/http2_settings.h"
 #include "tern/mockwebserver/socket_policy.h"
 
+namespace tern {
+class WebSocketListener;  // tern/web_socket.h
+}  // namespace tern
+
 namespace tern::mockwebserver {
 
 // A scripted response for MockWebServer to replay, as OkHttp's mockwebserver3 MockResponse: a
@@ -93,6 +97,9 @@ class TERN_API MockResponse {
 
   // True if this response answers a CONNECT as a proxy would (Builder::inTunnel()).
   bool inTunnel() const noexcept;
+
+  // The listener of the server's side of a WebSocket (Builder::webSocketUpgrade()), or null.
+  const std::shared_ptr<WebSocketListener>& webSocketListener() const noexcept;
 
   // A builder holding this response's fields, to derive a modified response.
   Builder newBuilder() const;
@@ -201,6 +208,17 @@ class TERN_API MockResponse::Builder {
   // Every request, the CONNECTs included, is recorded (method() "CONNECT", target() "host:port").
   Builder& inTunnel();
 
+  // Answers a WebSocket handshake (OkHttp's withWebSocketUpgrade()): the status becomes
+  // "HTTP/1.1 101 Switching Protocols", and the server adds "Connection: Upgrade", "Upgrade:
+  // websocket" and the Sec-WebSocket-Accept for the request's key, unless this response sets them
+  // itself (to test a client against wrong ones). Then the connection is a WebSocket whose server
+  // side reports to `listener` (include tern/web_socket.h), on the connection's thread, as a
+  // client's would; the WebSocket& it gets can send, close and cancel. permessage-deflate is used
+  // when this response carries a Sec-WebSocket-Extensions header that agrees to it (add
+  // "permessage-deflate" and any parameters): the server compresses and inflates per its
+  // parameters, as tern's client does. The connection ends once the socket closes or fails.
+  Builder& webSocketUpgrade(std::shared_ptr<WebSocketListener> listener);
+
   MockResponse build() const&;
   MockResponse build() &&;
 
@@ -218,6 +236,7 @@ class TERN_API MockResponse::Builder {
   SocketPolicy socketPolicy_;
   Http2Settings settings_;
   bool inTunnel_ = false;
+  std::shared_ptr<WebSocketListener> webSocketListener_;
 };
 
 }  // namespace tern::mockwebserver
