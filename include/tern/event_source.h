@@ -139,7 +139,9 @@ class TERN_API EventSources final {
   //    (reconnected): with the default 10 s, a stream quiet for 10 s is reopened, so set
   //    readTimeout() longer than the server's keep-alive comments, or zero for none;
   //  - holds a dispatcher thread while its stream is open (OkHttp's model), and counts against
-  //    the Dispatcher's limits (5 calls per host by default).
+  //    the Dispatcher's limits (5 calls per host by default);
+  //  - does not reconnect after a call the client canceled or refused (Dispatcher::cancelAll(),
+  //    Client::shutdown()): it fails with that InterruptedIOException.
   // Throws std::invalid_argument naming a bad option.
   static std::shared_ptr<EventSource::Factory> createFactory(const Client& client, Options options);
   static std::shared_ptr<EventSource::Factory> createFactory(const Client& client);

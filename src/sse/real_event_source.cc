@@ -184,9 +184,21 @@ void RealEventSource::callListener(F&& f) {
 }
 
 void RealEventSource::onCallFailure(std::exception_ptr error, bool callCanceled) {
-  // A call canceled by someone else (Dispatcher::cancelAll(), Client::shutdown()) is not a
-  // broken connection: reconnecting would defy whoever canceled it.
-  endAttempt(std::move(error), nullptr, !callCanceled && !isCanceled());
+  // A call canceled by someone else (Dispatcher::cancelAll(), Client::shutdown()) or refused
+  // ("client is shut down", "executor rejected") is not a broken connection: reconnecting would
+  // defy whoever stopped it, or loop. Those are InterruptedIOExceptions; a timeout is not one
+  // of them.
+  bool stopped = callCanceled;
+  try {
+    std::rethrow_exception(error);
+  } catch (const SocketTimeoutException&) {
+    // A connect or read timeout: reconnect.
+  } catch (const InterruptedIOException&) {
+    stopped = true;
+  } catch (...) {
+    // Any other failure to reach the server: reconnect.
+  }
+  endAttempt(std::move(error), nullptr, !stopped);
 }
 
 void RealEventSource::onResponse(Response response) {

@@ -448,6 +448,14 @@ TEST_F(EventSourceTest, CancelAfterTheEndDoesNothing) {
   EXPECT_THAT(listener->remaining(), ElementsAre());
 }
 
+TEST_F(EventSourceTest, ShutDownClientFailsWithoutReconnecting) {
+  client.shutdown();
+  newEventSource(fastReconnect());
+  EXPECT_THAT(listener->awaitTerminal(),
+              ElementsAre("failure InterruptedIOException: client is shut down response=null"));
+  EXPECT_EQ(server.requestCount(), 0);
+}
+
 TEST_F(EventSourceTest, ListenerExceptionFailsTheSourceWithoutReconnecting) {
   server.enqueue(stream("data: a\n\ndata: b\n\n"));
   listener->hook = [](EventSource&, const std::string& line) {
