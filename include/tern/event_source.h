@@ -37,7 +37,8 @@ class TERN_API EventSource {
 
   // Stops the source, from any thread (a listener callback included), at any time: closes the
   // stream or the connection being made, or drops the reconnection waiting to happen. After the
-  // listener callback running now (if any) returns, the listener hears exactly one more call —
+  // listener callback running now (if any; from another thread, one just starting may race with
+  // cancel() and still come) returns, the listener hears exactly one more call —
   // onFailure(InterruptedIOException("Canceled"), the open response or null) — unless its
   // onClosed() or onFailure() was already called; then nothing more. Idempotent; never throws.
   virtual void cancel() noexcept = 0;
