@@ -10,6 +10,7 @@
 
 #include "exit_code.h"
 #include "io/ascii.h"
+#include "message_text.h"
 #include "request_factory.h"
 #include "tern/client.h"
 #include "tern/connection.h"
@@ -28,19 +29,6 @@ std::chrono::nanoseconds seconds(double value) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(value));
 }
 
-// The version as curl writes it in -v's request and status lines.
-std::string_view curlVersion(Protocol protocol) {
-  switch (protocol) {
-    case Protocol::HTTP_1_0:
-      return "HTTP/1.0";
-    case Protocol::HTTP_2:
-    case Protocol::H2_PRIOR_KNOWLEDGE:
-      return "HTTP/2";
-    default:
-      return "HTTP/1.1";
-  }
-}
-
 // -v: each connection's request and response head, as curl shows them.
 std::shared_ptr<Interceptor> verboseHeads(std::ostream& err) {
   return Interceptor::of([&err](Interceptor::Chain& chain) {
@@ -48,13 +36,13 @@ std::shared_ptr<Interceptor> verboseHeads(std::ostream& err) {
     std::string target = request.url().encodedPath();
     if (std::optional<std::string> query = request.url().encodedQuery()) target += "?" + *query;
     Protocol protocol = chain.connection() ? chain.connection()->protocol() : Protocol::HTTP_1_1;
-    err << "> " << request.method() << " " << target << " " << curlVersion(protocol) << "\n";
+    err << "> " << request.method() << " " << target << " " << httpVersionText(protocol) << "\n";
     for (size_t i = 0; i < request.headers().size(); ++i) {
       err << "> " << request.headers().name(i) << ": " << request.headers().value(i) << "\n";
     }
     err << ">\n";
     Response response = chain.proceed(request);
-    err << "< " << curlVersion(response.protocol()) << " " << response.code() << " "
+    err << "< " << httpVersionText(response.protocol()) << " " << response.code() << " "
         << response.message() << "\n";
     for (size_t i = 0; i < response.headers().size(); ++i) {
       err << "< " << response.headers().name(i) << ": " << response.headers().value(i) << "\n";
