@@ -16,8 +16,9 @@ packages=(
   # on loopback, beside curl: tinyproxy (HTTP), microsocks (SOCKS5), stunnel4 (HTTPS, in front of
   # tinyproxy)
   curl tinyproxy microsocks stunnel4
-  # WebSocket interop (tests/interop/web_socket_interop_test.cc): Python's websockets on loopback
-  python3-websockets
+  # WebSocket interop (tests/interop/web_socket_interop_test.cc): Python's websockets and Node's
+  # ws on loopback
+  python3-websockets node-ws
   # fuzzing and sanitizers (the fuzz preset builds with clang)
   clang libclang-rt-14-dev
 )

@@ -1,9 +1,10 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 //
-// tern's WebSocket client against another implementation: Python's websockets (Debian's
-// python3-websockets, tests/data/peers/websockets_server.py) on loopback, with permessage-deflate
-// off, on, and with each context-takeover and window setting. Skipped, saying why, where the
-// module is not installed (scripts/setup.sh installs it).
+// tern's WebSocket client against other implementations on loopback: Python's websockets
+// (Debian's python3-websockets, tests/data/peers/websockets_server.py) and Node's ws (Debian's
+// node-ws, tests/data/peers/ws_server.js), with permessage-deflate off, on, and with each
+// context-takeover and window setting. Skipped, saying why, where a peer is not installed
+// (scripts/setup.sh installs both).
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -26,29 +27,48 @@ using namespace std::chrono_literals;
 
 const char* kPython = "/usr/bin/python3";
 
-bool pythonWebsocketsInstalled() {
-  std::string command = std::string(kPython) + " -c 'import websockets' 2>/dev/null";
-  int status = std::system(command.c_str());
+const char* kNode = "/usr/bin/node";
+
+bool succeeds(const std::string& command) {
+  int status = std::system((command + " >/dev/null 2>&1").c_str());
   return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+bool pythonWebsocketsInstalled() {
+  return succeeds(std::string(kPython) + " -c 'import websockets'");
+}
+
+bool nodeWsInstalled() {
+  return succeeds(std::string(kNode) +
+                  " -e \"try { require('ws') } catch (e) { require('/usr/share/nodejs/ws') }\"");
+}
+
 struct ServerSettings {
+  bool node = false;  // Node's ws, else Python's websockets.
   std::string name;
   std::vector<std::string> flags;
   // What the server reports of the negotiation ("info"), in part.
   std::string negotiated;
 };
 
-class PythonWebSocketInteropTest : public ::testing::TestWithParam<ServerSettings> {
+class WebSocketInteropTest : public ::testing::TestWithParam<ServerSettings> {
  protected:
   void SetUp() override {
-    if (!pythonWebsocketsInstalled()) {
+    if (GetParam().node && !nodeWsInstalled()) {
+      GTEST_SKIP() << "Node's ws is not installed (apt-get install node-ws, as scripts/setup.sh "
+                      "does)";
+    }
+    if (!GetParam().node && !pythonWebsocketsInstalled()) {
       GTEST_SKIP() << "python3-websockets is not installed (apt-get install python3-websockets, "
                       "as scripts/setup.sh does)";
     }
     port_ = freeLoopbackPort();
-    std::vector<std::string> args = {kPython, testDataPath("peers/websockets_server.py"),
-                                     std::to_string(port_)};
+    std::vector<std::string> args =
+        GetParam().node
+            ? std::vector<std::string>{kNode, testDataPath("peers/ws_server.js"),
+                                       std::to_string(port_)}
+            : std::vector<std::string>{kPython, testDataPath("peers/websockets_server.py"),
+                                       std::to_string(port_)};
     for (const std::string& flag : GetParam().flags) args.push_back(flag);
     log_ = std::filesystem::temp_directory_path() /
            ("tern-websockets-" + std::to_string(::getpid()) + "-" + std::to_string(port_) + ".log");
@@ -80,7 +100,7 @@ std::string pattern(size_t size) {
   return result;
 }
 
-TEST_P(PythonWebSocketInteropTest, NegotiatesAsConfigured) {
+TEST_P(WebSocketInteropTest, NegotiatesAsConfigured) {
   auto webSocket = open();
   EXPECT_TRUE(webSocket->send("info"));
   std::optional<WebSocketRecorder::Event> info = listener_->next();
@@ -91,7 +111,7 @@ TEST_P(PythonWebSocketInteropTest, NegotiatesAsConfigured) {
   listener_->assertClosed(1000, "");
 }
 
-TEST_P(PythonWebSocketInteropTest, EchoesSmallAndLargeMessagesBothWays) {
+TEST_P(WebSocketInteropTest, EchoesSmallAndLargeMessagesBothWays) {
   auto webSocket = open();
   // Small (sent plain), 64 KiB and 1 MiB (compressed when agreed), several times each so a kept
   // compression context is exercised across messages.
@@ -113,7 +133,7 @@ TEST_P(PythonWebSocketInteropTest, EchoesSmallAndLargeMessagesBothWays) {
   listener_->assertClosed(1000, "done");
 }
 
-TEST_P(PythonWebSocketInteropTest, FragmentedMessageAndServerPing) {
+TEST_P(WebSocketInteropTest, FragmentedMessageAndServerPing) {
   auto webSocket = open();
   EXPECT_TRUE(webSocket->send("fragments"));
   listener_->assertTextMessage("Hello, world");
@@ -124,7 +144,7 @@ TEST_P(PythonWebSocketInteropTest, FragmentedMessageAndServerPing) {
   listener_->assertClosed(1000, "");
 }
 
-TEST_P(PythonWebSocketInteropTest, ServerInitiatedClose) {
+TEST_P(WebSocketInteropTest, ServerInitiatedClose) {
   auto webSocket = open();
   EXPECT_TRUE(webSocket->send("close 4001 server says bye"));
   listener_->assertClosing(4001, "server says bye");
@@ -132,19 +152,39 @@ TEST_P(PythonWebSocketInteropTest, ServerInitiatedClose) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Settings, PythonWebSocketInteropTest,
+    Peers, WebSocketInteropTest,
     ::testing::Values(
-        ServerSettings{"NoCompression", {"--no-compression"}, "extensions=[]"},
-        ServerSettings{
-            "Deflate", {}, "remote_no_context_takeover=False, local_no_context_takeover=False"},
-        ServerSettings{"ServerNoContextTakeover",
+        ServerSettings{false, "PythonNoCompression", {"--no-compression"}, "extensions=[]"},
+        ServerSettings{false,
+                       "PythonDeflate",
+                       {},
+                       "remote_no_context_takeover=False, local_no_context_takeover=False"},
+        ServerSettings{false,
+                       "PythonServerNoContextTakeover",
                        {"--server-no-context-takeover"},
                        "local_no_context_takeover=True"},
-        ServerSettings{"ClientNoContextTakeover",
+        ServerSettings{false,
+                       "PythonClientNoContextTakeover",
                        {"--client-no-context-takeover"},
                        "remote_no_context_takeover=True"},
-        ServerSettings{
-            "ServerWindow9Bits", {"--server-max-window-bits", "9"}, "local_max_window_bits=9"}),
+        ServerSettings{false,
+                       "PythonServerWindow9Bits",
+                       {"--server-max-window-bits", "9"},
+                       "local_max_window_bits=9"},
+        ServerSettings{true, "NodeNoCompression", {"--no-compression"}, "-> ]"},
+        ServerSettings{true, "NodeDeflate", {}, "-> permessage-deflate]"},
+        ServerSettings{true,
+                       "NodeServerNoContextTakeover",
+                       {"--server-no-context-takeover"},
+                       "server_no_context_takeover"},
+        ServerSettings{true,
+                       "NodeClientNoContextTakeover",
+                       {"--client-no-context-takeover"},
+                       "client_no_context_takeover"},
+        ServerSettings{true,
+                       "NodeServerWindow9Bits",
+                       {"--server-max-window-bits", "9"},
+                       "server_max_window_bits=9"}),
     [](const ::testing::TestParamInfo<ServerSettings>& info) { return info.param.name; });
 
 }  // namespace
