@@ -51,9 +51,11 @@ server.on('connection', (socket, request) => {
       for (let i = 0; i < size; i++) big += String.fromCharCode(97 + (i % 26));
       socket.send(big);
     } else if (text === 'info') {
-      // What the client offered, and what the server answered.
+      // What the client offered, and the parameters the server agreed to.
+      const deflate = socket._extensions && socket._extensions['permessage-deflate'];
+      const agreed = deflate ? 'permessage-deflate ' + JSON.stringify(deflate.params) : 'none';
       socket.send('extensions=[' + (request.headers['sec-websocket-extensions'] || '') + ' -> ' +
-                  (socket.extensions || '') + ']');
+                  agreed + ']');
     } else if (text === 'ping') {
       socket.once('pong', () => socket.send('pong received'));
       socket.ping('hello');
