@@ -201,7 +201,12 @@ void RealWebSocket::loopReader() {
       reader_->processNextFrame();
     }
   } catch (const WebSocketProtocolException& e) {
-    closeAndFail(e.closeCode(), "", e, nullptr);  // RFC 6455 §7.1.7: tell the peer why.
+    // RFC 6455 §7.1.7: tell the peer why, in as much of the message as a close frame holds.
+    std::string reason = e.what();
+    if (static_cast<int64_t>(reason.size()) > ws::kCloseMessageMax || !isStrictUtf8(reason)) {
+      reason.clear();
+    }
+    closeAndFail(e.closeCode(), reason, e, nullptr);
   } catch (const IOException& e) {
     failWebSocket(e, nullptr);
   }

@@ -116,7 +116,9 @@ class HandshakeCallback final : public Callback {
     if (refusal) {
       // RFC 7692 §5: the client fails the connection, telling the server why (1010).
       webSocket_->initReaderAndWriter(name, socket, WebSocketExtensions());
-      webSocket_->closeAndFail(internal::ws::kCloseMandatoryExtension, "",
+      std::string reason =
+          refusal->size() <= static_cast<size_t>(internal::ws::kCloseMessageMax) ? *refusal : "";
+      webSocket_->closeAndFail(internal::ws::kCloseMandatoryExtension, reason,
                                ProtocolException(*refusal), &response);
       return;
     }

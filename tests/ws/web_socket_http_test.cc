@@ -350,7 +350,8 @@ TEST_P(WebSocketHttpTest, ExtensionNotOfferedFailsWith1010) {
   clientListener_->assertFailure(101, "an extension that was not offered: permessage-deflate");
   EXPECT_FALSE(server_.takeRequest().headers().get("Sec-WebSocket-Extensions"));
   serverListener_->assertOpen();
-  serverListener_->assertClosing(1010, "");
+  serverListener_->assertClosing(
+      1010, "Server answered with an extension that was not offered: permessage-deflate");
 }
 
 TEST_P(WebSocketHttpTest, UnacceptableExtensionParametersFailWith1010) {
@@ -399,8 +400,12 @@ TEST_P(WebSocketHttpTest, MessageTooBigClosesWith1009) {
   std::shared_ptr<WebSocket> webSocket;
   openBothEnds(webSocket);
   EXPECT_TRUE(serverSocket().send(std::string(1025, 'x')));
-  clientListener_->assertFailure("1024");
-  serverListener_->assertClosing(1009, "");
+  std::optional<WebSocketRecorder::Event> failure = clientListener_->next();
+  ASSERT_TRUE(failure);
+  ASSERT_EQ(failure->kind, WebSocketRecorder::Event::Kind::kFailure) << failure->toString();
+  EXPECT_NE(failure->failure.find("1024"), std::string::npos) << failure->failure;
+  // The server hears why, in the close frame's reason.
+  serverListener_->assertClosing(1009, failure->failure);
 }
 
 TEST_P(WebSocketHttpTest, SendingInvalidUtf8IsRefused) {
