@@ -69,6 +69,12 @@ class TransferRunner {
   // The traces of the run's calls, in order (with --waterfall or --demo; else the last only).
   std::vector<std::shared_ptr<const CallTrace>> traces() const { return events_->traces(); }
 
+  // The client the transfers use, as the options configure it (TLS, proxies, --resolve,
+  // --connect-to, timeouts, -v's observers), for the tool's other modes (--ws).
+  const Client& client() const { return client_; }
+  // Where -v, --trace and --trace-ascii write; null without them.
+  const std::shared_ptr<DebugOutput>& debugOutput() const { return debug_; }
+
  private:
   // One transfer in progress.
   struct Transfer {
