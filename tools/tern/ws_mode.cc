@@ -84,7 +84,16 @@ std::exception_ptr failureOf(const IOException& error) {
   if (dynamic_cast<const InterruptedIOException*>(&error)) {
     return std::make_exception_ptr(InterruptedIOException(message));
   }
-  if (dynamic_cast<const SSLHandshakeException*>(&error)) {
+  if (const auto* handshake = dynamic_cast<const SSLHandshakeException*>(&error)) {
+    try {
+      std::rethrow_if_nested(*handshake);
+    } catch (...) {  // Its cause (a CertificateException: exit 60), nested in the copy too.
+      try {
+        std::throw_with_nested(SSLHandshakeException(message));
+      } catch (...) {
+        return std::current_exception();
+      }
+    }
     return std::make_exception_ptr(SSLHandshakeException(message));
   }
   if (dynamic_cast<const SSLPeerUnverifiedException*>(&error)) {
