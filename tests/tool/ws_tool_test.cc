@@ -275,6 +275,38 @@ TEST_F(WsToolTest, ProtocolErrorFromTheServerIsExit8) {
   EXPECT_THAT(run.err, HasSubstr("tern: (8) WebSocket protocol error from the server: "));
 }
 
+TEST_F(WsToolTest, ConnectionEndingWithoutACloseFrameIsExit56) {
+  tern::testing::RawPeer::Options ending;
+  ending.end = tern::testing::RawPeer::End::kClose;
+  tern::testing::RawPeer peer(
+      [](tern::testing::RawPeer::Connection& connection) {
+        std::string head = connection.readUntil("\r\n\r\n");
+        std::string marker = "Sec-WebSocket-Key: ";
+        size_t start = head.find(marker) + marker.size();
+        std::string key = head.substr(start, head.find("\r\n", start) - start);
+        connection.write(
+            "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+            "Sec-WebSocket-Accept: " +
+            internal::ws::acceptHeader(key) + "\r\n\r\n");
+        connection.write(std::string("\x81\x02hi", 4));
+      },
+      ending);
+  ToolRun run = runTern({"--ws", peer.url()}, "", {}, 20s, /*keepInputOpen=*/true);
+  EXPECT_EQ(run.exitCode, 56);
+  EXPECT_EQ(run.out, "hi\n");
+  EXPECT_THAT(run.err, HasSubstr("tern: (56) WebSocket connection ended without a close frame: "));
+}
+
+TEST_F(WsToolTest, ResolveMapsTheHost) {
+  enqueueUpgrade();
+  std::string port = std::to_string(server_.port());
+  ToolRun run =
+      runTern({"--ws", "--resolve", "ws.test:" + port + ":127.0.0.1", "ws://ws.test:" + port + "/"},
+              "hi\n");
+  EXPECT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out, "hi\n");
+}
+
 class WsToolTlsTest : public WsToolTest {
  protected:
   WsToolTlsTest() {

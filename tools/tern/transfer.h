@@ -74,6 +74,8 @@ class TransferRunner {
   const Client& client() const { return client_; }
   // Where -v, --trace and --trace-ascii write; null without them.
   const std::shared_ptr<DebugOutput>& debugOutput() const { return debug_; }
+  // --resolve's entries (null without it): a mode that opens its own calls use()s them.
+  const std::shared_ptr<ResolveTable>& resolveTable() const { return resolve_; }
 
  private:
   // One transfer in progress.

@@ -25,6 +25,7 @@
 #include "debug_output.h"
 #include "exit_code.h"
 #include "request_factory.h"
+#include "resolve_table.h"
 #include "tern/client.h"
 #include "tern/exceptions.h"
 #include "tern/request.h"
@@ -190,6 +191,11 @@ class WebSocketPrinter final : public WebSocketListener {
       std::lock_guard lock(mutex_);
       if (open_ && outcome.exitCode == kExitWeirdServerReply) {
         outcome.message = "WebSocket protocol error from the server: " + outcome.message;
+      } else if (open_ && dynamic_cast<const EOFException*>(&error) != nullptr) {
+        // Not a body cut short (18): the connection ended without the close handshake.
+        outcome = {
+            kExitRecvError,
+            std::string("WebSocket connection ended without a close frame: ") + error.what()};
       }
     }
     if (debug_) info(std::string("failed: ") + error.what());
@@ -387,6 +393,19 @@ int runWebSocket(const Options& options, int input, std::ostream& out, std::ostr
   context.port = request->url().port();
 
   TransferRunner runner(options, out, err);  // For its client, as the options configure it.
+  if (const std::shared_ptr<ResolveTable>& resolve = runner.resolveTable()) {
+    try {
+      resolve->check();
+    } catch (const ToolException& e) {
+      return report(options, err, {e.exitCode(), e.what()});
+    }
+    if (runner.debugOutput()) {
+      for (const ResolveTable::Entry& entry : resolve->entries()) {
+        runner.debugOutput()->info("Added " + entry.text + " to DNS cache\n");
+      }
+    }
+    resolve->use(context.host, context.port);
+  }
   Client client = runner.client().newBuilder().webSocketCompression(!options.wsNoCompress).build();
   auto printer = std::make_shared<WebSocketPrinter>(out, runner.debugOutput(), context, start);
   std::shared_ptr<WebSocket> webSocket;

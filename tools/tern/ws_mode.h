@@ -11,8 +11,8 @@ namespace tern::tool {
 
 // `tern --ws URL` (tern's own; docs/tool.md, "WebSockets"): opens URL (ws://, wss://, http://
 // or https://) as a WebSocket (tern/web_socket.h) through the client a transfer would use (so
-// -H, -A, -u, -k, --cacert, --connect-timeout, --resolve, --connect-to and the proxy options
-// apply to the handshake), then
+// -H, -A, -u, -k, --cacert, --connect-timeout, --resolve, --connect-to, -4/-6 and the proxy
+// options apply to the handshake), then
 //  - sends each line read from the descriptor `input` as a text message, without its "\n" or
 //    "\r\n" (a last line without one is sent too), once the socket is open;
 //  - writes each message received to `out`, followed by "\n", and flushes: text as it is, a
