@@ -32,12 +32,14 @@ struct ToolRun {
 
 // Runs `program` with `args`, feeding it `input` on stdin, in the working
 // directory `directory` (the test's own if empty), and waits for it. Kills it and fails the
-// current test if it runs longer than `timeout`. Safe to call while other threads (a
+// current test if it runs longer than `timeout`. With `keepInputOpen`, stdin stays open after
+// `input` (as a terminal's would) until the program exits. Safe to call while other threads (a
 // MockWebServer) run: between fork and exec the child calls only async-signal-safe functions.
 inline ToolRun runProgram(const std::string& program, const std::vector<std::string>& args,
                           const std::string& input = "",
                           const std::filesystem::path& directory = {},
-                          std::chrono::seconds timeout = std::chrono::seconds(60)) {
+                          std::chrono::seconds timeout = std::chrono::seconds(60),
+                          bool keepInputOpen = false) {
   std::vector<std::string> argvStrings{program};
   argvStrings.insert(argvStrings.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -73,8 +75,13 @@ inline ToolRun runProgram(const std::string& program, const std::vector<std::str
   // Feed stdin and drain stdout and stderr together, so no pipe fills up and blocks the child.
   size_t written = 0;
   int inFd = in[1];
+  int heldInFd = -1;  // With keepInputOpen: stdin's end once `input` is written.
   if (input.empty()) {
-    ::close(inFd);
+    if (keepInputOpen) {
+      heldInFd = inFd;
+    } else {
+      ::close(inFd);
+    }
     inFd = -1;
   } else {
     ::fcntl(inFd, F_SETFL, O_NONBLOCK);
@@ -115,13 +122,20 @@ inline ToolRun runProgram(const std::string& program, const std::vector<std::str
         written += static_cast<size_t>(n);
       }
       if (written == input.size() || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-        ::close(inFd);
+        if (keepInputOpen && written == input.size()) {
+          heldInFd = inFd;
+        } else {
+          ::close(inFd);
+        }
         inFd = -1;
       }
     }
   }
   if (inFd >= 0) {
     ::close(inFd);
+  }
+  if (heldInFd >= 0) {
+    ::close(heldInFd);
   }
   ::close(out[0]);
   ::close(err[0]);
@@ -135,8 +149,9 @@ inline ToolRun runProgram(const std::string& program, const std::vector<std::str
 // runProgram() with the tern binary (TERN_TOOL_PATH).
 inline ToolRun runTern(const std::vector<std::string>& args, const std::string& input = "",
                        const std::filesystem::path& directory = {},
-                       std::chrono::seconds timeout = std::chrono::seconds(60)) {
-  return runProgram(TERN_TOOL_PATH, args, input, directory, timeout);
+                       std::chrono::seconds timeout = std::chrono::seconds(60),
+                       bool keepInputOpen = false) {
+  return runProgram(TERN_TOOL_PATH, args, input, directory, timeout, keepInputOpen);
 }
 
 // The curl binary on $PATH (/usr/bin/curl, ...), or "" where curl is not installed: the tests

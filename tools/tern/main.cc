@@ -2,6 +2,8 @@
 // tern: a curl-like command-line client on the tern library (OkHttp's okcurl). Options and exit
 // codes follow curl's so that scripts written for curl keep working. The logic lives in
 // tern_tool_lib (options.h, transfer.h, ...); this file only wires it to the process.
+#include <unistd.h>
+
 #include <csignal>
 #include <exception>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "tern/tern.h"
 #include "transfer.h"
 #include "version_info.h"
+#include "ws_mode.h"
 
 int main(int argc, char** argv) {
   // A closed stdout (tern URL | head) is a write error (exit 23), as in curl, not a signal.
@@ -32,6 +35,7 @@ int main(int argc, char** argv) {
     return tern::tool::kExitOk;
   }
   try {
+    if (options.ws) return tern::tool::runWebSocket(options, STDIN_FILENO, std::cout, std::cerr);
     if (options.demo) return tern::tool::runDemo(std::cout);
     if (options.sse) return tern::tool::runSse(options, std::cout, std::cerr);
     tern::tool::TransferRunner runner(options, std::cout, std::cerr,

@@ -419,6 +419,9 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       value("--cache", "<dir>", "Keep responses in a disk cache in DIR, across runs (tern's own)");
   CLI::Option* cacheSize =
       value("--cache-size", "<bytes>", "Largest size of the --cache (K, M, G; 50M; tern's own)");
+  app.add_flag("--ws", options.ws,
+               "Talk WebSocket: stdin lines out, messages to stdout (tern's own)");
+  app.add_flag("--ws-no-compress", options.wsNoCompress, "With --ws, offer no permessage-deflate");
   value("-K,--config", "<file>", "Read config from a file");
   bool manual = false;
   app.add_flag("-M,--manual", manual, "Display the full manual");

@@ -141,6 +141,11 @@ struct Options {
   std::optional<std::string> cacheDir;
   int64_t cacheSize = kDefaultCacheSize;
 
+  // --ws (tern's own): the URL is a WebSocket; stdin's lines are sent and its messages printed
+  // (ws_mode.h). --ws-no-compress: offer no permessage-deflate.
+  bool ws = false;
+  bool wsNoCompress = false;
+
   // True if error messages are printed: not silent, or silent with -S.
   bool showErrors() const { return !silent || showError; }
 };

@@ -351,7 +351,11 @@ Headers curlRequestHeaders(const Headers& sent, const Options& options, bool pla
   for (const CustomHeader& header : custom) customNames.insert(header.name);
   std::set<std::string, CaseInsensitiveLess> dropped;
   for (const std::string& name : droppedClientHeaders(options)) dropped.insert(name);
-  if (!customNames.contains("Connection")) dropped.insert("Connection");
+  // A WebSocket handshake's "Connection: Upgrade" stays (RFC 6455 §4.1), as curl sends it.
+  if (!customNames.contains("Connection") &&
+      !equalsIgnoreCase(sent.get("Upgrade").value_or(""), "websocket")) {
+    dropped.insert("Connection");
+  }
   if (!options.compressed && !customNames.contains("Accept-Encoding")) {
     dropped.insert("Accept-Encoding");
   }

@@ -69,6 +69,14 @@ class TransferRunner {
   // The traces of the run's calls, in order (with --waterfall or --demo; else the last only).
   std::vector<std::shared_ptr<const CallTrace>> traces() const { return events_->traces(); }
 
+  // The client the transfers use, as the options configure it (TLS, proxies, --resolve,
+  // --connect-to, timeouts, -v's observers), for the tool's other modes (--ws).
+  const Client& client() const { return client_; }
+  // Where -v, --trace and --trace-ascii write; null without them.
+  const std::shared_ptr<DebugOutput>& debugOutput() const { return debug_; }
+  // --resolve's entries (null without it): a mode that opens its own calls use()s them.
+  const std::shared_ptr<ResolveTable>& resolveTable() const { return resolve_; }
+
  private:
   // One transfer in progress.
   struct Transfer {
