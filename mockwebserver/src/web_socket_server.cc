@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "io/borrowed_streams.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
 #include "tern/request.h"
@@ -27,7 +28,9 @@ using tern::internal::WebSocketExtensions;
 class ServerUpgradedSocket final : public UpgradedSocket {
  public:
   ServerUpgradedSocket(ConnectionSocket& socket, BufferedSource& source, BufferedSink& sink)
-      : socket_(socket), source_(source), sink_(sink) {}
+      : socket_(socket),
+        source_(source, "MockWebServer WebSocket"),
+        sink_(sink, "MockWebServer WebSocket") {}
 
   Source& source() override { return source_; }
   Sink& sink() override { return sink_; }
@@ -38,45 +41,9 @@ class ServerUpgradedSocket final : public UpgradedSocket {
   }
 
  private:
-  class RawSource final : public Source {
-   public:
-    explicit RawSource(BufferedSource& source) : source_(source) {}
-    int64_t read(Buffer& sink, int64_t byteCount) override {
-      if (closed_) throw IOException("MockWebServer: WebSocket source closed");
-      return source_.read(sink, byteCount);
-    }
-    Timeout& timeout() override { return source_.timeout(); }
-    void close() override { closed_ = true; }
-
-   private:
-    BufferedSource& source_;
-    bool closed_ = false;
-  };
-
-  class RawSink final : public Sink {
-   public:
-    explicit RawSink(BufferedSink& sink) : sink_(sink) {}
-    void write(Buffer& source, int64_t byteCount) override {
-      if (closed_) throw IOException("MockWebServer: WebSocket sink closed");
-      sink_.write(source, byteCount);
-      sink_.flush();
-    }
-    void flush() override { sink_.flush(); }
-    Timeout& timeout() override { return sink_.timeout(); }
-    void close() override {
-      if (closed_) return;
-      closed_ = true;
-      sink_.flush();
-    }
-
-   private:
-    BufferedSink& sink_;
-    bool closed_ = false;
-  };
-
   ConnectionSocket& socket_;
-  RawSource source_;
-  RawSink sink_;
+  tern::internal::BorrowedSource source_;
+  tern::internal::FlushingSink sink_;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "http/message_framing.h"
 #include "http/request_line.h"
 #include "http1/status_line.h"
+#include "io/borrowed_streams.h"
 #include "io/forwarding_timeout.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
@@ -351,53 +352,12 @@ Headers Http1ExchangeCodec::trailers() {
 
 bool Http1ExchangeCodec::isResponseComplete() const { return responseComplete_; }
 
-// The upgraded connection's read side: the socket's bytes as they come, with no framing.
-class Http1ExchangeCodec::UpgradedSource final : public Source {
- public:
-  explicit UpgradedSource(BufferedSource& source) : source_(source) {}
-  int64_t read(Buffer& sink, int64_t byteCount) override {
-    if (closed_) throw std::logic_error("UpgradedSocket: source closed");
-    return source_.read(sink, byteCount);
-  }
-  Timeout& timeout() override { return source_.timeout(); }
-  void close() override { closed_ = true; }
-
- private:
-  BufferedSource& source_;
-  bool closed_ = false;
-};
-
-// The upgraded connection's write side: each write is flushed, so a protocol's frame goes out
-// whole without the caller having to flush.
-class Http1ExchangeCodec::UpgradedSink final : public Sink {
- public:
-  explicit UpgradedSink(BufferedSink& sink) : sink_(sink) {}
-  void write(Buffer& source, int64_t byteCount) override {
-    if (closed_) throw std::logic_error("UpgradedSocket: sink closed");
-    sink_.write(source, byteCount);
-    sink_.flush();
-  }
-  void flush() override {
-    if (closed_) throw std::logic_error("UpgradedSocket: sink closed");
-    sink_.flush();
-  }
-  Timeout& timeout() override { return sink_.timeout(); }
-  void close() override {
-    if (closed_) return;
-    closed_ = true;
-    sink_.flush();
-  }
-
- private:
-  BufferedSink& sink_;
-  bool closed_ = false;
-};
-
 ExchangeCodec::UpgradedStreams Http1ExchangeCodec::openUpgradedStreams() {
   checkState(state_ == State::kOpenResponseBody);
   state_ = State::kUpgraded;
   noNewExchanges();  // The connection now speaks another protocol, for good.
-  return {std::make_unique<UpgradedSource>(source_), std::make_unique<UpgradedSink>(sink_)};
+  return {std::make_unique<BorrowedSource>(source_, "UpgradedSocket"),
+          std::make_unique<FlushingSink>(sink_, "UpgradedSocket")};
 }
 
 void Http1ExchangeCodec::cancel() { carrier_.cancel(); }

@@ -85,8 +85,6 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   class FixedLengthSource;
   class ChunkedSource;
   class UnknownLengthSource;
-  class UpgradedSource;
-  class UpgradedSink;
 
   enum class State {
     kIdle,                 // Ready to write request headers.

@@ -188,9 +188,9 @@ TEST_P(WebSocketHttpTest, ServerClosesAndClientAnswersWithTheSameCode) {
 TEST_P(WebSocketHttpTest, ListenerMayCloseInOnClosing) {
   std::shared_ptr<WebSocket> webSocket;
   openBothEnds(webSocket);
-  EXPECT_TRUE(serverSocket().close(1000, "done"));
   clientListener_->setNextEventDelegate(
       [](WebSocket& socket) { EXPECT_TRUE(socket.close(4000, "my answer")); });
+  EXPECT_TRUE(serverSocket().close(1000, "done"));
   clientListener_->assertClosing(1000, "done");
   serverListener_->assertClosing(4000, "my answer");
   clientListener_->assertClosed(1000, "done");
