@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "support/fd_count.h"
+#include "support/sanitizers.h"
 #include "support/tls_certificates.h"
 #include "tern/client.h"
 #include "tern/dispatcher.h"
@@ -38,20 +39,6 @@ using namespace std::chrono_literals;
 using mockwebserver::MockResponse;
 using mockwebserver::MockWebServer;
 using mockwebserver::RecordedRequest;
-
-// Sanitizers own the allocator (quarantine, shadow memory): memory figures mean nothing there,
-// and LeakSanitizer checks for leaks instead.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitizedAllocator = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitizedAllocator = true;
-#else
-constexpr bool kSanitizedAllocator = false;
-#endif
-#else
-constexpr bool kSanitizedAllocator = false;
-#endif
 
 int soakCalls() {
   const char* value = std::getenv("TERN_SOAK_CALLS");
