@@ -175,6 +175,10 @@ void RealWebSocket::startReading(std::shared_ptr<const Response> response) {
                         [self = shared_from_this(), response = std::move(response)]() mutable {
                           self->deliverOpen(*response);
                           self->loopReader();
+                          // The close handshake may still be finishing on the writer, whose
+                          // tasks hold the socket only weakly: keep it until the final
+                          // callback, in case this is the last reference.
+                          self->awaitTermination(self->options_.closeTimeout);
                           // Lets go of the socket here, not when the runner drops the task
                           // (under its lock): the last reference may be this one, and the
                           // destructor destroys task queues.

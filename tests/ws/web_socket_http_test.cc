@@ -197,6 +197,30 @@ TEST_P(WebSocketHttpTest, ListenerMayCloseInOnClosing) {
   serverListener_->assertClosed(4000, "my answer");
 }
 
+TEST_P(WebSocketHttpTest, SocketDroppedByItsOwnerStillFinishesItsCloseHandshake) {
+  std::shared_ptr<WebSocket> webSocket;
+  openBothEnds(webSocket);
+  EXPECT_TRUE(webSocket->send("last words"));
+  EXPECT_TRUE(webSocket->close(1000, "bye"));
+  webSocket.reset();  // The application lets go; the socket's threads keep it until it is done.
+  serverListener_->assertTextMessage("last words");
+  serverListener_->assertClosing(1000, "bye");
+  clientListener_->assertClosing(1000, "");
+  serverListener_->assertClosed(1000, "bye");
+  clientListener_->assertClosed(1000, "");
+}
+
+TEST_P(WebSocketHttpTest, SocketDroppedWhenTheServerClosesStillAnswers) {
+  std::shared_ptr<WebSocket> webSocket;
+  openBothEnds(webSocket);
+  webSocket.reset();
+  EXPECT_TRUE(serverSocket().close(1001, "restarting"));
+  clientListener_->assertClosing(1001, "restarting");
+  serverListener_->assertClosing(1001, "");
+  clientListener_->assertClosed(1001, "restarting");
+  serverListener_->assertClosed(1001, "");
+}
+
 TEST_P(WebSocketHttpTest, SendAndCloseAfterCloseReturnFalse) {
   std::shared_ptr<WebSocket> webSocket;
   openBothEnds(webSocket);
