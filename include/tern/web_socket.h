@@ -57,8 +57,10 @@ class TERN_API WebSocket {
 
 // What a WebSocket reports, as OkHttp's WebSocketListener. Every callback has an empty default.
 //
-// Threads: the calls for one socket come one at a time and in order (usually on the socket's
-// reader thread), never two at once; a callback may call the socket's methods. onClosed and
+// Threads: the calls for one socket come in order on one thread, the socket's reader (a tern
+// background thread), never two at once; only a failure before the socket opened (a refused
+// handshake, a cancel() during it) comes on the dispatcher thread that ran the handshake. A
+// callback may call the socket's methods; a slow callback delays the socket's reading. onClosed and
 // onFailure are final: exactly one of them comes, and nothing after it. A callback that throws
 // fails the socket (onFailure with an IOException naming what it threw).
 class TERN_API WebSocketListener {

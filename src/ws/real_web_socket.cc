@@ -2,6 +2,7 @@
 #include "ws/real_web_socket.h"
 
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include "concurrent/task.h"
@@ -93,27 +94,22 @@ bool RealWebSocket::close(int code, std::string_view reason) {
 }
 
 void RealWebSocket::cancel() {
-  std::shared_ptr<UpgradedSocket> socket;
   std::shared_ptr<Call> call;
-  bool readerRunning;
+  bool opened;
   {
     MutexLock lock(mutex_);
     if (failed_ || canceled_) return;
     canceled_ = true;
-    socket = socket_;
     call = call_;
-    readerRunning = readerRunning_;
+    opened = socket_ != nullptr;
   }
-  // Canceling the call breaks its connection too (the socket, once upgraded), and tells the
-  // call's event listener why the call failed.
-  if (call) call->cancel();
-  if (socket) {
-    socket->cancel();
-  } else if (call) {
-    return;  // The handshake's callback reports the failure.
+  if (!opened && call) {
+    // Still in the handshake: canceling its call makes the handshake's callback report it (and
+    // the call's event listener hear why the call failed).
+    call->cancel();
+    return;
   }
-  // A running reader wakes with an exception and reports the failure; otherwise report it here.
-  if (!readerRunning || !socket) failWebSocket(InterruptedIOException("canceled"), nullptr);
+  failWebSocket(std::make_exception_ptr(InterruptedIOException("canceled")), nullptr);
 }
 
 void RealWebSocket::setCall(std::shared_ptr<Call> call) {
@@ -160,7 +156,7 @@ void RealWebSocket::initReaderAndWriter(const std::string& name,
     }
   }
   if (canceled) {
-    failWebSocket(InterruptedIOException("canceled"), nullptr);
+    failWebSocket(std::make_exception_ptr(InterruptedIOException("canceled")), nullptr);
     return;
   }
   runWriter();  // Messages sent before the socket opened.
@@ -188,6 +184,10 @@ void RealWebSocket::startReading(std::shared_ptr<const Response> response) {
 }
 
 void RealWebSocket::deliverOpen(const Response& response) {
+  {
+    MutexLock lock(mutex_);
+    if (failed_) return;  // Canceled or failed before it opened: onFailure comes instead.
+  }
   deliver([&](WebSocketListener& listener) { listener.onOpen(*this, response); }, false);
 }
 
@@ -195,6 +195,7 @@ void RealWebSocket::loopReader() {
   {
     MutexLock lock(mutex_);
     readerRunning_ = true;
+    readerThread_ = std::this_thread::get_id();
   }
   try {
     while (true) {
@@ -210,19 +211,35 @@ void RealWebSocket::loopReader() {
     if (static_cast<int64_t>(reason.size()) > ws::kCloseMessageMax || !isStrictUtf8(reason)) {
       reason.clear();
     }
-    closeAndFail(e.closeCode(), reason, e, nullptr);
-  } catch (const IOException& e) {
-    failWebSocket(e, nullptr);
-  }
-  {
-    MutexLock lock(mutex_);
-    readerRunning_ = false;
+    closeAndFail(e.closeCode(), reason, std::current_exception(), nullptr);
+  } catch (const IOException&) {
+    failWebSocket(std::current_exception(), nullptr);
   }
   try {
     source_->close();
   } catch (...) {
     // Safe to drop: closing the raw source of an upgraded connection releases no resource that
     // can fail; the connection itself is closed when both halves are.
+  }
+  // The final callback comes on this thread too: onFailure for a failure another thread found
+  // (it broke the connection to wake this one), or onClosed once our close frame is out as well.
+  int code = -1;
+  std::string reason;
+  bool failed;
+  {
+    MutexLock lock(mutex_);
+    stateChanged_.wait(lock.native(),
+                       [this]() TERN_REQUIRES(mutex_) { return failed_ || closeSent_; });
+    readerRunning_ = false;
+    failed = failed_;
+    code = receivedCloseCode_;
+    reason = receivedCloseReason_;
+    if (!failed && writerQueue_) writerQueue_->cancelAll();  // The close timeout and the pings.
+  }
+  if (failed) {
+    deliverFailure(nullptr);
+  } else {
+    deliver([&](WebSocketListener& listener) { listener.onClosed(*this, code, reason); }, true);
   }
 }
 
@@ -259,12 +276,9 @@ void RealWebSocket::onReadClose(int code, std::string reason) {
     receivedCloseReason_ = reason;
   }
   deliver([&](WebSocketListener& listener) { listener.onClosing(*this, code, reason); }, false);
-  bool closeSent;
   bool answer;
   {
     MutexLock lock(mutex_);
-    closingDelivered_ = true;
-    closeSent = closeSent_;
     answer = !enqueuedClose_ && !failed_;
   }
   if (answer) {
@@ -272,16 +286,7 @@ void RealWebSocket::onReadClose(int code, std::string reason) {
     int echo = ws::closeCodeExceptionMessage(code) ? ws::kCloseNormal : code;
     close(echo, "");
   }
-  if (closeSent) closeHandshakeDone(code, reason);
-}
-
-void RealWebSocket::closeHandshakeDone(int code, const std::string& reason) {
-  std::unique_ptr<TaskQueue> writerQueue;
-  {
-    MutexLock lock(mutex_);
-    if (writerQueue_) writerQueue_->cancelAll();  // The close timeout and the pings.
-  }
-  deliver([&](WebSocketListener& listener) { listener.onClosed(*this, code, reason); }, true);
+  // loopReader() ends now, and delivers onClosed once our close frame is out.
 }
 
 void RealWebSocket::runWriter() {
@@ -329,36 +334,30 @@ bool RealWebSocket::writeOneFrame() {
     // Nothing follows a close frame (RFC 6455 §5.5.1): this half of the connection is done.
     sinkClosed_ = true;
     sink_->close();
-  } catch (const IOException& e) {
+  } catch (const IOException&) {
     writerLock.unlock();
-    failWebSocket(e, nullptr);
+    failWebSocket(std::current_exception(), nullptr);
     return false;
   }
   writerLock.unlock();
-  bool closingDelivered;
-  int code;
-  std::string reason;
   {
     MutexLock lock(mutex_);
     closeSent_ = true;
-    closingDelivered = closingDelivered_;
-    code = receivedCloseCode_;
-    reason = receivedCloseReason_;
-    if (!closingDelivered && writerQueue_) {
+    stateChanged_.notify_all();  // The reader delivers onClosed once the peer's close came too.
+    if (receivedCloseCode_ == -1 && writerQueue_) {
       // Wait this long for the peer's close frame, then drop the connection.
       std::weak_ptr<RealWebSocket> weakSelf = weak_from_this();
       auto timeout = options_.closeTimeout;
       writerQueue_->execute("close timeout", timeout, true, [weakSelf, timeout] {
         if (std::shared_ptr<RealWebSocket> self = weakSelf.lock()) {
-          self->failWebSocket(
-              SocketTimeoutException("the peer did not answer the close frame within " +
-                                     std::to_string(timeout.count()) + " ms"),
-              nullptr);
+          self->failWebSocket(std::make_exception_ptr(SocketTimeoutException(
+                                  "the peer did not answer the close frame within " +
+                                  std::to_string(timeout.count()) + " ms")),
+                              nullptr);
         }
       });
     }
   }
-  if (closingDelivered) closeHandshakeDone(code, reason);
   return false;
 }
 
@@ -372,26 +371,26 @@ std::chrono::nanoseconds RealWebSocket::writePingFrame() {
     awaitingPong_ = true;
   }
   if (failedPing != -1) {
-    failWebSocket(
-        SocketTimeoutException("sent ping but didn't receive pong within " +
-                               std::to_string(options_.pingInterval.count()) + "ms (after " +
-                               std::to_string(failedPing - 1) + " successful ping/pongs)"),
-        nullptr);
+    failWebSocket(std::make_exception_ptr(SocketTimeoutException(
+                      "sent ping but didn't receive pong within " +
+                      std::to_string(options_.pingInterval.count()) + "ms (after " +
+                      std::to_string(failedPing - 1) + " successful ping/pongs)")),
+                  nullptr);
     return Task::kNoRepeat;
   }
   std::unique_lock writerLock(writerMutex_);
   try {
     if (sinkClosed_) return Task::kNoRepeat;
     writer_->writePing("");
-  } catch (const IOException& e) {
+  } catch (const IOException&) {
     writerLock.unlock();
-    failWebSocket(e, nullptr);
+    failWebSocket(std::current_exception(), nullptr);
     return Task::kNoRepeat;
   }
   return options_.pingInterval;
 }
 
-void RealWebSocket::closeAndFail(int code, const std::string& reason, const IOException& e,
+void RealWebSocket::closeAndFail(int code, const std::string& reason, std::exception_ptr e,
                                  const Response* response) {
   {
     MutexLock lock(mutex_);
@@ -408,24 +407,27 @@ void RealWebSocket::closeAndFail(int code, const std::string& reason, const IOEx
       }
     }
   }
-  failWebSocket(e, response);
+  failWebSocket(std::move(e), response);
 }
 
-void RealWebSocket::failWebSocket(const IOException& e, const Response* response) {
+void RealWebSocket::failWebSocket(std::exception_ptr e, const Response* response) {
   std::shared_ptr<UpgradedSocket> socket;
   std::shared_ptr<Call> call;
-  bool canceled;
+  bool readerElsewhere;
   {
     MutexLock lock(mutex_);
     if (failed_) return;
     failed_ = true;
-    canceled = canceled_;
+    // After cancel() the listener hears that, whatever broke as a consequence.
+    failure_ = canceled_ ? std::make_exception_ptr(InterruptedIOException("canceled")) : e;
     socket = socket_;
     call = call_;
     messageAndCloseQueue_.clear();
     pongQueue_.clear();
     queueSize_ = 0;
     if (writerQueue_) writerQueue_->cancelAll();
+    readerElsewhere = readerRunning_ && readerThread_ != std::this_thread::get_id();
+    stateChanged_.notify_all();
   }
   // Breaks the connection, waking a reader or writer blocked on it: through the call when there
   // is one (its listener then hears it was canceled). Not for a refused handshake, whose
@@ -443,15 +445,24 @@ void RealWebSocket::failWebSocket(const IOException& e, const Response* response
       }
     }
   }
-  if (canceled) {
-    InterruptedIOException canceledException("canceled");
-    deliver(
-        [&](WebSocketListener& listener) {
-          listener.onFailure(*this, canceledException, response);
-        },
-        true);
-  } else {
+  // The reader, woken by the broken connection, delivers onFailure on its own thread.
+  if (!readerElsewhere) deliverFailure(response);
+}
+
+void RealWebSocket::deliverFailure(const Response* response) {
+  std::exception_ptr failure;
+  {
+    MutexLock lock(mutex_);
+    failure = failure_;
+  }
+  try {
+    std::rethrow_exception(failure);
+  } catch (const IOException& e) {
     deliver([&](WebSocketListener& listener) { listener.onFailure(*this, e, response); }, true);
+  } catch (const std::exception& e) {
+    IOException wrapped(e.what());
+    deliver([&](WebSocketListener& listener) { listener.onFailure(*this, wrapped, response); },
+            true);
   }
 }
 
@@ -471,7 +482,8 @@ void RealWebSocket::deliver(const std::function<void(WebSocketListener&)>& callb
     if (final) finalCondition_.notify_all();
   }
   if (!thrown.empty() && !final) {
-    failWebSocket(IOException("WebSocketListener threw: " + thrown), nullptr);
+    failWebSocket(std::make_exception_ptr(IOException("WebSocketListener threw: " + thrown)),
+                  nullptr);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "concurrent/mutex.h"
 #include "concurrent/task_queue.h"
@@ -40,8 +42,11 @@ namespace tern::internal {
 //
 // Threads:
 //  - the reader: loopReader(), on a TaskRunner queue of its own for the client (startReading())
-//    or on the caller's thread for a server. It delivers onOpen, the messages, onClosing and
-//    usually the final callback;
+//    or on the caller's thread for a server. It delivers every listener call once the socket is
+//    open: onOpen, the messages, onClosing, and the final onClosed or onFailure (a failure
+//    another thread finds is recorded, the connection broken to wake the reader, and the reader
+//    reports it). Only a failure before the reader starts (a refused handshake, a cancel during
+//    it) is delivered on the thread that found it;
 //  - the writer: a TaskRunner queue ("tern WebSocket writer …") that writes queued frames one at
 //    a time, pings, and fires the close timeout;
 //  - any thread: the WebSocket methods.
@@ -107,13 +112,16 @@ class TERN_INTERNAL_API RealWebSocket final : public WebSocket,
   // Sends a close frame with `code` now, bypassing the queue, then fails the socket with `e`
   // (reporting `response`, if any, to onFailure). For a handshake the client refuses (1010) and a
   // peer that broke the protocol. Safe from any thread.
-  void closeAndFail(int code, const std::string& reason, const IOException& e,
+  void closeAndFail(int code, const std::string& reason, std::exception_ptr e,
                     const Response* response);
 
-  // Fails the socket: breaks the connection (or the handshake call), discards the queue, and
-  // delivers onFailure(`e`, `response`) unless a final callback was delivered already. Safe from
-  // any thread, any number of times.
-  void failWebSocket(const IOException& e, const Response* response);
+  // Fails the socket with `e` (an IOException; anything else is reported as one with its
+  // message): breaks the connection (or the handshake call) and discards the queue; then
+  // onFailure(`e`, `response`) comes, from the reader if it runs on another thread, else from
+  // here, unless a final callback was delivered already. After cancel() the failure reported is
+  // InterruptedIOException("canceled"). Safe from any thread, any number of times: the first
+  // failure wins.
+  void failWebSocket(std::exception_ptr e, const Response* response);
 
   // Waits until the final callback (onClosed or onFailure) was delivered, or `timeout` passed.
   // Returns whether it was.
@@ -145,8 +153,8 @@ class TERN_INTERNAL_API RealWebSocket final : public WebSocket,
   bool writeOneFrame();
   // Returns the delay until the next ping, or Task::kNoRepeat.
   std::chrono::nanoseconds writePingFrame();
-  // Delivers onClosed once both close frames are through (whichever thread sees that last).
-  void closeHandshakeDone(int code, const std::string& reason);
+  // Delivers onFailure with failure_.
+  void deliverFailure(const Response* response);
   // Runs `callback` with the listener, serialized; `final` marks onClosed / onFailure. A
   // callback that throws fails the socket.
   void deliver(const std::function<void(WebSocketListener&)>& callback, bool final);
@@ -179,10 +187,13 @@ class TERN_INTERNAL_API RealWebSocket final : public WebSocket,
   int64_t queueSize_ TERN_GUARDED_BY(mutex_) = 0;
   bool enqueuedClose_ TERN_GUARDED_BY(mutex_) = false;
   bool closeSent_ TERN_GUARDED_BY(mutex_) = false;
-  bool closingDelivered_ TERN_GUARDED_BY(mutex_) = false;  // onClosing returned.
   bool failed_ TERN_GUARDED_BY(mutex_) = false;
   bool canceled_ TERN_GUARDED_BY(mutex_) = false;
   bool readerRunning_ TERN_GUARDED_BY(mutex_) = false;
+  std::thread::id readerThread_ TERN_GUARDED_BY(mutex_);
+  std::exception_ptr failure_ TERN_GUARDED_BY(mutex_);  // What failed_ was set for.
+  // Signaled (with mutex_) when failed_ or closeSent_ becomes true: the reader waits for them.
+  std::condition_variable stateChanged_;
   int receivedCloseCode_ TERN_GUARDED_BY(mutex_) = -1;
   std::string receivedCloseReason_ TERN_GUARDED_BY(mutex_);
   int sentPingCount_ TERN_GUARDED_BY(mutex_) = 0;

@@ -92,15 +92,16 @@ class HandshakeCallback final : public Callback {
   void onResponse(Call& call, Response response) override {
     try {
       checkUpgradeSuccess(response, key_, call.request());
-    } catch (const ProtocolException& e) {
+    } catch (const ProtocolException&) {
       // Closing the refused response (its body may be read by the listener first) ends the call.
-      webSocket_->failWebSocket(e, &response);
+      webSocket_->failWebSocket(std::current_exception(), &response);
       return;
     }
     std::shared_ptr<UpgradedSocket> socket = response.socket();
     if (!socket) {
-      webSocket_->failWebSocket(ProtocolException("the 101 response carried no connection"),
-                                &response);
+      webSocket_->failWebSocket(
+          std::make_exception_ptr(ProtocolException("the 101 response carried no connection")),
+          &response);
       return;
     }
     WebSocketExtensions extensions = WebSocketExtensions::parse(response.headers());
@@ -119,7 +120,7 @@ class HandshakeCallback final : public Callback {
       std::string reason =
           refusal->size() <= static_cast<size_t>(internal::ws::kCloseMessageMax) ? *refusal : "";
       webSocket_->closeAndFail(internal::ws::kCloseMandatoryExtension, reason,
-                               ProtocolException(*refusal), &response);
+                               std::make_exception_ptr(ProtocolException(*refusal)), &response);
       return;
     }
     webSocket_->initReaderAndWriter(name, socket, extensions);
@@ -129,7 +130,21 @@ class HandshakeCallback final : public Callback {
     webSocket_->startReading(std::move(opened));
   }
 
-  void onFailure(Call&, const IOException& e) override { webSocket_->failWebSocket(e, nullptr); }
+  void onFailure(Call&, const IOException& e) override {
+    // The dispatcher calls this inside its catch block, so the exception in flight is `e` with
+    // its own type (SSLHandshakeException, SocketTimeoutException...); copying `e` would slice.
+    std::exception_ptr failure = std::current_exception();
+    if (failure) {
+      try {
+        std::rethrow_exception(failure);
+      } catch (const IOException& inFlight) {
+        if (&inFlight != &e) failure = nullptr;  // Another exception: not the one reported.
+      } catch (...) {
+        failure = nullptr;
+      }
+    }
+    webSocket_->failWebSocket(failure ? failure : std::make_exception_ptr(e), nullptr);
+  }
 
  private:
   std::shared_ptr<RealWebSocket> webSocket_;

@@ -39,6 +39,7 @@ void WebSocketRecorder::record(WebSocket& webSocket, Event event) {
     inCallback_ = true;
     webSocket_ = &webSocket;
     event.thread = std::this_thread::get_id();
+    threads_.insert(event.thread);
     if (event.kind == Event::Kind::kClosed || event.kind == Event::Kind::kFailure) final_ = true;
     events_.push_back(std::move(event));
     delegate = std::exchange(delegate_, nullptr);
@@ -193,6 +194,11 @@ void WebSocketRecorder::assertFailure(int code, const std::string& messagePart) 
 void WebSocketRecorder::assertExhausted(std::chrono::milliseconds wait) {
   std::optional<Event> event = next(wait);
   EXPECT_FALSE(event) << name_ << ": unexpected " << event->toString();
+}
+
+std::set<std::thread::id> WebSocketRecorder::threads() const {
+  std::lock_guard lock(mutex_);
+  return threads_;
 }
 
 WebSocket* WebSocketRecorder::webSocket() const {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -69,6 +70,9 @@ class WebSocketRecorder : public WebSocketListener {
   // The WebSocket the listener saw (valid while the test holds it).
   WebSocket* webSocket() const;
 
+  // The threads the callbacks came on, so far.
+  std::set<std::thread::id> threads() const;
+
  private:
   void record(WebSocket& webSocket, Event event);
 
@@ -80,6 +84,7 @@ class WebSocketRecorder : public WebSocketListener {
   WebSocket* webSocket_ = nullptr;
   bool final_ = false;
   bool inCallback_ = false;
+  std::set<std::thread::id> threads_;
 };
 
 }  // namespace tern::testing

@@ -146,6 +146,8 @@ TEST_F(HostileWebSocketTest, UnansweredPingFailsTheSocket) {
   EXPECT_TRUE(failure->failureIsTimeout);
   EXPECT_EQ(failure->failure,
             "sent ping but didn't receive pong within 100ms (after 0 successful ping/pongs)");
+  // Found by the pinger, reported by the reader, like every other call.
+  EXPECT_EQ(listener_->threads().size(), 1u);
 }
 
 TEST_F(HostileWebSocketTest, UnansweredCloseTimesOut) {

@@ -130,6 +130,9 @@ TEST_P(WebSocketHttpTest, TextAndBinaryMessagesBothWays) {
 
   closeGracefully(*webSocket);
   clientListener_->assertExhausted();
+  // Every listener call of a socket comes on one thread: its reader's.
+  EXPECT_EQ(clientListener_->threads().size(), 1u);
+  EXPECT_FALSE(clientListener_->threads().contains(std::this_thread::get_id()));
 }
 
 TEST_P(WebSocketHttpTest, HandshakeRequestCarriesTheProtocolHeaders) {
@@ -277,6 +280,9 @@ TEST_P(WebSocketHttpTest, CancelFailsBothEnds) {
   webSocket->cancel();                 // Idempotent.
   EXPECT_FALSE(webSocket->send("after cancel"));
   clientListener_->assertExhausted();
+  // onFailure for a cancel() from this thread still comes on the socket's reader thread.
+  EXPECT_EQ(clientListener_->threads().size(), 1u);
+  EXPECT_FALSE(clientListener_->threads().contains(std::this_thread::get_id()));
 }
 
 TEST_P(WebSocketHttpTest, CancelBeforeTheHandshakeEnds) {
