@@ -1,7 +1,6 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "tern/cache.h"
 
-#include <openssl/crypto.h>
 #include <unistd.h>
 
 #include <mutex>
@@ -312,22 +311,10 @@ std::shared_ptr<Cache> CacheAccess::create(std::shared_ptr<FileSystem> fileSyste
 
 }  // namespace internal
 
-namespace {
-
-// OpenSSL first, then the process-wide TaskRunner: exit-time cleanups run in reverse, so the
-// runner's threads (which may have used OpenSSL, closing pooled TLS connections) are joined
-// while OpenSSL can still free their per-thread state.
-const std::shared_ptr<internal::TaskRunner>& taskRunnerAfterOpenSsl() {
-  OPENSSL_init_crypto(0, nullptr);
-  return internal::TaskRunner::instance();
-}
-
-}  // namespace
-
 Cache::Cache(std::filesystem::path directory, int64_t maxSize)
     : impl_(std::make_shared<internal::CacheImpl>(internal::FileSystem::system(),
                                                   std::move(directory), maxSize,
-                                                  taskRunnerAfterOpenSsl())) {}
+                                                  internal::TaskRunner::instance())) {}
 
 Cache::Cache(std::shared_ptr<internal::CacheImpl> impl) : impl_(std::move(impl)) {}
 

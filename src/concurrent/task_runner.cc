@@ -1,6 +1,8 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "concurrent/task_runner.h"
 
+#include <openssl/crypto.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -70,6 +72,13 @@ std::shared_ptr<TaskRunner> TaskRunner::create(std::shared_ptr<Backend> backend)
 }
 
 const std::shared_ptr<TaskRunner>& TaskRunner::instance() {
+  // OpenSSL first: its exit-time cleanup is registered before the runner's, so it runs after the
+  // runner's threads are joined (cleanups run in reverse), while it can still free the
+  // per-thread state those threads made (TLS on pooled connections, a WebSocket's random mask
+  // keys, hashes). Otherwise every program whose first use of OpenSSL came after the runner
+  // started would leak that state at exit.
+  static const bool openSslFirst = OPENSSL_init_crypto(0, nullptr) == 1;
+  (void)openSslFirst;
   static const std::shared_ptr<RealBackend> backend = std::make_shared<RealBackend>();
   static const std::shared_ptr<TaskRunner> runner = create(backend);
   // Destroyed before `runner` (static locals die in reverse order of construction): no task

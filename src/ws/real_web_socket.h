@@ -68,7 +68,7 @@ class TERN_INTERNAL_API RealWebSocket final : public WebSocket,
     std::chrono::milliseconds closeTimeout{60'000};
     int64_t minimumDeflateSize = 1024;
     int64_t maxMessageSize = 16 * 1024 * 1024;
-    // Fills mask keys (the client's); null: OpenSSL's RAND_bytes.
+    // Fills mask keys (the client's); null: the kernel's CSPRNG.
     std::function<void(std::span<std::byte>)> random;
   };
 

@@ -1,10 +1,12 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "ws/web_socket_writer.h"
 
-#include <openssl/rand.h>
+#include <sys/random.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -15,16 +17,44 @@
 
 namespace tern::internal {
 
+namespace {
+
+// Mask keys from the kernel's CSPRNG (getrandom(2)), fetched 256 bytes at a time. Not OpenSSL's
+// RAND_bytes: the writer runs on TaskRunner threads, and OpenSSL would keep a random generator
+// per thread that outlives the socket (and, at exit, OpenSSL itself). RFC 6455 §5.3 asks for
+// unpredictable keys from a strong source; the kernel's is one.
+class KernelRandom {
+ public:
+  void operator()(std::span<std::byte> out) {
+    for (std::byte& b : out) {
+      if (next_ == buffer_.size()) refill();
+      b = buffer_[next_++];
+    }
+  }
+
+ private:
+  void refill() {
+    size_t filled = 0;
+    while (filled < buffer_.size()) {
+      ssize_t n = getrandom(buffer_.data() + filled, buffer_.size() - filled, 0);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno));
+      }
+      filled += static_cast<size_t>(n);
+    }
+    next_ = 0;
+  }
+
+  std::array<std::byte, 256> buffer_{};
+  size_t next_ = buffer_.size();
+};
+
+}  // namespace
+
 WebSocketWriter::WebSocketWriter(Options options, BufferedSink& sink)
     : options_(std::move(options)), sink_(sink) {
-  if (!options_.random) {
-    options_.random = [](std::span<std::byte> out) {
-      if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(out.size())) !=
-          1) {
-        throw std::runtime_error("RAND_bytes failed");
-      }
-    };
-  }
+  if (!options_.random) options_.random = KernelRandom();
 }
 
 WebSocketWriter::~WebSocketWriter() = default;

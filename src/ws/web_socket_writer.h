@@ -28,7 +28,7 @@ class WebSocketWriter {
     bool noContextTakeover = false;
     // Messages shorter than this go uncompressed (OkHttp's minWebSocketMessageToCompress).
     int64_t minimumDeflateSize = 1024;
-    // Fills mask keys; null: OpenSSL's RAND_bytes. Tests give a seeded one.
+    // Fills mask keys; null: the kernel's CSPRNG (getrandom). Tests give a seeded one.
     std::function<void(std::span<std::byte>)> random;
   };
 

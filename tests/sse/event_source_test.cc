@@ -161,7 +161,8 @@ TEST_F(EventSourceTest, LastEventIdFollowsTheLatestIdAndAnEmptyIdClearsIt) {
 }
 
 TEST_F(EventSourceTest, IdWithNulIsNotSent) {
-  server.enqueue(stream(std::string("id: 1\n\nid: a\0b\ndata: x\n\n", 26)));
+  static constexpr char kStream[] = "id: 1\n\nid: a\0b\ndata: x\n\n";
+  server.enqueue(stream(std::string(kStream, sizeof kStream - 1)));
   server.enqueue(MockResponse(204));
   newEventSource(fastReconnect());
   EXPECT_THAT(listener->awaitTerminal(),

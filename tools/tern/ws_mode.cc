@@ -464,8 +464,17 @@ int runWebSocket(const Options& options, int input, std::ostream& out, std::ostr
     printer->fail(timedOut());
     outcome = printer->awaitOutcome(std::nullopt);
   }
-  // Ends what is left (nothing after a close handshake; the connection after a failure).
+  // Ends what is left (nothing after a close handshake; the connection after a failure), then
+  // waits, briefly, for the socket's threads to let go of it, so that its connection is closed
+  // and the client shut down before the process exits.
   webSocket->cancel();
+  std::weak_ptr<WebSocket> released = webSocket;
+  webSocket.reset();
+  for (auto until = Clock::now() + std::chrono::seconds(2);
+       !released.expired() && Clock::now() < until;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  client.shutdown();
   return report(options, err, *outcome);
 }
 
