@@ -2,7 +2,9 @@
 #include "web_socket_server.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -24,26 +26,112 @@ using tern::internal::RealWebSocket;
 using tern::internal::WebSocketExtensions;
 
 // The connection's streams as an UpgradedSocket. Closing a stream closes nothing: the connection
-// closes the socket once the WebSocket is done.
+// closes the socket once the WebSocket is done. The WebSocket may still use this object from
+// another thread after that (a cancel() from a test, a late failure closing the sink), when the
+// connection is gone: detach() first waits for every use in progress, and from then on each
+// use is refused (reads and writes fail as closed, cancel() does nothing), so nothing touches the
+// connection after serveWebSocket() returns.
 class ServerUpgradedSocket final : public UpgradedSocket {
  public:
   ServerUpgradedSocket(ConnectionSocket& socket, BufferedSource& source, BufferedSink& sink)
-      : socket_(socket),
-        source_(source, "MockWebServer WebSocket"),
-        sink_(sink, "MockWebServer WebSocket") {}
+      : socket_(socket), source_(*this, source), sink_(*this, sink) {}
 
   Source& source() override { return source_; }
   Sink& sink() override { return sink_; }
   void cancel() override {
+    Use use(*this);
+    if (!use.attached()) return;
     // Wakes a read blocked on the socket (it reads the end of the stream) and ends the output.
     socket_.shutdownInput();
     socket_.shutdownOutput();
   }
 
+  // Waits for the uses in progress (a blocked read or write is woken by cancel()) and refuses
+  // every later one.
+  void detach() {
+    cancel();
+    std::unique_lock lock(mutex_);
+    detached_ = true;
+    idle_.wait(lock, [this] { return users_ == 0; });
+  }
+
  private:
+  // One use of the connection, while it is attached; throws IOException once detached (cancel()
+  // checks attached() instead).
+  class Use {
+   public:
+    explicit Use(ServerUpgradedSocket& owner) : owner_(owner) {
+      std::lock_guard lock(owner_.mutex_);
+      attached_ = !owner_.detached_;
+      if (attached_) ++owner_.users_;
+    }
+    ~Use() {
+      if (!attached_) return;
+      std::lock_guard lock(owner_.mutex_);
+      if (--owner_.users_ == 0) owner_.idle_.notify_all();
+    }
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+    bool attached() const { return attached_; }
+    void require() const {
+      if (!attached_) throw IOException("MockWebServer: the WebSocket's connection is closed");
+    }
+
+   private:
+    ServerUpgradedSocket& owner_;
+    bool attached_ = false;
+  };
+
+  class GuardedSource final : public Source {
+   public:
+    GuardedSource(ServerUpgradedSocket& owner, BufferedSource& source)
+        : owner_(owner), source_(source, "MockWebServer WebSocket") {}
+    int64_t read(Buffer& sink, int64_t byteCount) override {
+      Use use(owner_);
+      use.require();
+      return source_.read(sink, byteCount);
+    }
+    Timeout& timeout() override { return source_.timeout(); }
+    void close() override { source_.close(); }
+
+   private:
+    ServerUpgradedSocket& owner_;
+    tern::internal::BorrowedSource source_;
+  };
+
+  class GuardedSink final : public Sink {
+   public:
+    GuardedSink(ServerUpgradedSocket& owner, BufferedSink& sink)
+        : owner_(owner), sink_(sink, "MockWebServer WebSocket") {}
+    void write(Buffer& source, int64_t byteCount) override {
+      Use use(owner_);
+      use.require();
+      sink_.write(source, byteCount);
+    }
+    void flush() override {
+      Use use(owner_);
+      use.require();
+      sink_.flush();
+    }
+    Timeout& timeout() override { return sink_.timeout(); }
+    void close() override {
+      Use use(owner_);
+      use.require();
+      sink_.close();
+    }
+
+   private:
+    ServerUpgradedSocket& owner_;
+    tern::internal::FlushingSink sink_;
+  };
+
   ConnectionSocket& socket_;
-  tern::internal::BorrowedSource source_;
-  tern::internal::FlushingSink sink_;
+  std::mutex mutex_;
+  std::condition_variable idle_;
+  int users_ = 0;          // Guarded by mutex_.
+  bool detached_ = false;  // Guarded by mutex_.
+  GuardedSource source_;
+  GuardedSink sink_;
 };
 
 }  // namespace
@@ -88,6 +176,7 @@ void serveWebSocket(ConnectionSocket& socket, BufferedSource& source, BufferedSi
   // Reading is over; let the close handshake (or the failure) finish before the connection
   // closes the socket.
   webSocket->awaitTermination(options.closeTimeout);
+  upgraded->detach();  // The connection is closed next: nothing may use it after this.
 }
 
 }  // namespace tern::mockwebserver::internal
