@@ -172,11 +172,8 @@ void serveWebSocket(ConnectionSocket& socket, BufferedSource& source, BufferedSi
   auto upgraded = std::make_shared<ServerUpgradedSocket>(socket, source, sink);
   webSocket->initReaderAndWriter("MockWebServer", upgraded, WebSocketExtensions::parse(written));
   webSocket->deliverOpen(opened);
-  webSocket->loopReader();
-  // Reading is over; let the close handshake (or the failure) finish before the connection
-  // closes the socket.
-  webSocket->awaitTermination(options.closeTimeout);
-  upgraded->detach();  // The connection is closed next: nothing may use it after this.
+  webSocket->loopReader();  // Returns once the socket closed or failed.
+  upgraded->detach();       // The connection is closed next: nothing may use it after this.
 }
 
 }  // namespace tern::mockwebserver::internal

@@ -175,10 +175,6 @@ void RealWebSocket::startReading(std::shared_ptr<const Response> response) {
                         [self = shared_from_this(), response = std::move(response)]() mutable {
                           self->deliverOpen(*response);
                           self->loopReader();
-                          // The close handshake may still be finishing on the writer, whose
-                          // tasks hold the socket only weakly: keep it until the final
-                          // callback, in case this is the last reference.
-                          self->awaitTermination(self->options_.closeTimeout);
                           // This TaskRunner thread may idle for a minute, or outlive the
                           // program's OpenSSL: free the state wss reads left on it (OpenSSL's
                           // error queue) now, as the pool's warming does.
@@ -489,22 +485,11 @@ void RealWebSocket::deliver(const std::function<void(WebSocketListener&)>& callb
     } catch (...) {
       thrown = "an exception that is not a std::exception";
     }
-    if (final) finalCondition_.notify_all();
   }
   if (!thrown.empty() && !final) {
     failWebSocket(std::make_exception_ptr(IOException("WebSocketListener threw: " + thrown)),
                   nullptr);
   }
-}
-
-bool RealWebSocket::awaitTermination(std::chrono::milliseconds timeout) {
-  std::unique_lock lock(listenerMutex_);
-  return finalCondition_.wait_for(lock, timeout, [this] { return finalDelivered_; });
-}
-
-std::shared_ptr<UpgradedSocket> RealWebSocket::socket() const {
-  MutexLock lock(mutex_);
-  return socket_;
 }
 
 int RealWebSocket::sentPingCount() const {

@@ -105,8 +105,8 @@ class TERN_INTERNAL_API RealWebSocket final : public WebSocket,
   void deliverOpen(const Response& response);
 
   // Reads frames until the peer's close frame or a failure, delivering each to the listener.
-  // Blocks; returns once reading is over (the socket may still be finishing its close
-  // handshake: see awaitTermination()).
+  // Blocks; returns once the final callback (onClosed or onFailure) was delivered, after this
+  // side's close frame too is out.
   void loopReader();
 
   // Sends a close frame with `code` now, bypassing the queue, then fails the socket with `e`
@@ -122,10 +122,6 @@ class TERN_INTERNAL_API RealWebSocket final : public WebSocket,
   // InterruptedIOException("canceled"). Safe from any thread, any number of times: the first
   // failure wins.
   void failWebSocket(std::exception_ptr e, const Response* response);
-
-  // Waits until the final callback (onClosed or onFailure) was delivered, or `timeout` passed.
-  // Returns whether it was.
-  bool awaitTermination(std::chrono::milliseconds timeout);
 
   // For tests and the tool: pings sent, pings and pongs received.
   int sentPingCount() const;
@@ -158,15 +154,13 @@ class TERN_INTERNAL_API RealWebSocket final : public WebSocket,
   // Runs `callback` with the listener, serialized; `final` marks onClosed / onFailure. A
   // callback that throws fails the socket.
   void deliver(const std::function<void(WebSocketListener&)>& callback, bool final);
-  std::shared_ptr<UpgradedSocket> socket() const;
 
   const Request request_;
   const std::shared_ptr<WebSocketListener> listener_;
   const Options options_;
 
-  std::mutex listenerMutex_;                    // Serializes listener calls.
-  bool finalDelivered_ = false;                 // Guarded by listenerMutex_.
-  std::condition_variable_any finalCondition_;  // Signaled with finalDelivered_.
+  std::mutex listenerMutex_;     // Serializes listener calls.
+  bool finalDelivered_ = false;  // Guarded by listenerMutex_.
 
   std::mutex writerMutex_;                   // Every use of writer_ and of the socket's sink.
   std::unique_ptr<BufferedSink> sink_;       // Guarded by writerMutex_.

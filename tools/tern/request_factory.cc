@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "exit_code.h"
+#include "http/message_framing.h"
 #include "tern/headers.h"
 #include "tern/media_type.h"
 #include "tern/multipart_body.h"
@@ -351,9 +352,9 @@ Headers curlRequestHeaders(const Headers& sent, const Options& options, bool pla
   for (const CustomHeader& header : custom) customNames.insert(header.name);
   std::set<std::string, CaseInsensitiveLess> dropped;
   for (const std::string& name : droppedClientHeaders(options)) dropped.insert(name);
-  // A WebSocket handshake's "Connection: Upgrade" stays (RFC 6455 §4.1), as curl sends it.
-  if (!customNames.contains("Connection") &&
-      !equalsIgnoreCase(sent.get("Upgrade").value_or(""), "websocket")) {
+  // A WebSocket handshake's "Connection: Upgrade" stays (RFC 6455 §4.1), as curl sends it; the
+  // client's own "Connection: Keep-Alive" goes, as curl sends none, even beside a -H Upgrade.
+  if (!customNames.contains("Connection") && !internal::hasToken(sent, "Connection", "upgrade")) {
     dropped.insert("Connection");
   }
   if (!options.compressed && !customNames.contains("Accept-Encoding")) {
