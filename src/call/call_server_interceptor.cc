@@ -123,10 +123,11 @@ Response CallServerInterceptor::intercept(Chain& chain) {
 
     exchange.responseHeadersEnd(response);
 
-    if (response.code() == 101 && request.header("Upgrade")) {
-      // The server switched to the protocol the request asked for (RFC 9110 §7.8): the
-      // connection now belongs to the caller, through response.socket(), for as long as it
-      // likes, so the call timeout stops here (OkHttp's timeoutEarlyExit()).
+    if (exchange.switchedProtocols(response)) {
+      // The server switched to the protocol the request asked for (RFC 9110 §7.8; on HTTP/2 an
+      // extended CONNECT, RFC 8441): the connection (or stream) now belongs to the caller,
+      // through response.socket(), for as long as it likes, so the call timeout stops here
+      // (OkHttp's timeoutEarlyExit()).
       std::shared_ptr<UpgradedSocket> socket = exchange.upgrade();
       realChain.realCall().timeoutEarlyExit();
       return std::move(response).newBuilder().body(ResponseBody::create("")).socket(socket).build();

@@ -363,6 +363,10 @@ ResponseBody Exchange::openResponseBody(const Response& response) {
   }
 }
 
+bool Exchange::switchedProtocols(const Response& response) const {
+  return codec_->switchedProtocols(response);
+}
+
 std::shared_ptr<UpgradedSocket> Exchange::upgrade() {
   try {
     return std::make_shared<Upgraded>(shared_from_this(), codec_->openUpgradedStreams());

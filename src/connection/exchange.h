@@ -70,10 +70,15 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // response half. Its Content-Length is the codec's reported length.
   ResponseBody openResponseBody(const Response& response);
 
-  // The connection after a 101 Switching Protocols (the codec's openUpgradedStreams()), instead
-  // of openResponseBody(). The response half ends, with responseBodyStart and responseBodyEnd
-  // (the bytes read from the socket) or responseFailed, once both of the socket's streams are
-  // closed or the socket is destroyed; then the call releases the connection, which closes it.
+  // Whether `response` switched protocols as the request's Upgrade header asked (the codec's
+  // switchedProtocols(): a 101 on HTTP/1.1, a 2xx to an extended CONNECT on HTTP/2).
+  bool switchedProtocols(const Response& response) const;
+
+  // The connection (HTTP/2: the stream) after switchedProtocols() (the codec's
+  // openUpgradedStreams()), instead of openResponseBody(). The response half ends, with
+  // responseBodyStart and responseBodyEnd (the bytes read from the socket) or responseFailed,
+  // once both of the socket's streams are closed or the socket is destroyed; then the call
+  // releases the connection, which closes an HTTP/1.1 one (an HTTP/2 one carries on).
   std::shared_ptr<UpgradedSocket> upgrade();
 
   // The response's trailers (ExchangeCodec::trailers()).

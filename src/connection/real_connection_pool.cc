@@ -83,6 +83,23 @@ std::vector<std::shared_ptr<RealConnection>> RealConnectionPool::connections() c
   return connections_;
 }
 
+bool RealConnectionPool::hasExtendedConnect(const Address& address) const {
+  std::vector<std::shared_ptr<RealConnection>> candidates;
+  {
+    MutexLock lock(mutex_);
+    for (const std::shared_ptr<RealConnection>& connection : connections_) {
+      if (connection->isMultiplexed() && connection->isEligibleLocked(address, nullptr)) {
+        candidates.push_back(connection);
+      }
+    }
+  }
+  // Without the pool lock: the HTTP/2 connection's own lock comes after it, never inside.
+  return std::any_of(candidates.begin(), candidates.end(), [](const auto& connection) {
+    return connection->http2Connection()->peerAcceptsExtendedConnect() &&
+           connection->isHealthy(false);
+  });
+}
+
 std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
     const Address& address, ConnectionUser& call, const std::vector<Route>* routes,
     bool requireMultiplexed, const std::vector<std::shared_ptr<RealConnection>>& excluded) {

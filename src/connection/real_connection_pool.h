@@ -139,6 +139,11 @@ class RealConnectionPool {
   // Every connection, in use or idle (a snapshot).
   std::vector<std::shared_ptr<RealConnection>> connections() const;
 
+  // True if the pool holds an HTTP/2 connection to `address`'s own host that could carry one more
+  // stream and whose peer accepts extended CONNECT (RFC 8441 §3): a request with an Upgrade
+  // header (a WebSocket) made now would go out as a stream on it. Not coalesced connections.
+  bool hasExtendedConnect(const Address& address) const;
+
   // `connection` takes no new exchanges any more (an HTTP/2 connection that shut down or
   // failed): if no call holds it, the cleanup task closes it now rather than when it would have
   // expired. Pool lock held.

@@ -32,8 +32,10 @@ namespace tern::internal {
 //      102..199, RFC 9110 §15.2) the response was interim; call readResponseHeaders(false) again.
 //      101 Switching Protocols is final.
 //   5. reportedContentLength(response), openResponseBodySource(response); read the body to its
-//      end (or close it early), then trailers(). Or, for a 101 that answers a request with an
-//      Upgrade header: openUpgradedStreams(), and the connection belongs to the new protocol.
+//      end (or close it early), then trailers(). Or, when switchedProtocols(response) (a 101
+//      that answers a request with an Upgrade header, or HTTP/2's extended CONNECT accepted):
+//      openUpgradedStreams(), and the connection (HTTP/2: the stream) belongs to the new
+//      protocol.
 //
 // Connection reuse: the codec never closes or pools the connection itself; it tells the
 // connection through Carrier::noNewExchanges() that it must not carry another exchange. It does
@@ -115,11 +117,19 @@ class ExchangeCodec {
   // outlive this codec.
   virtual std::unique_ptr<Source> openResponseBodySource(const Response& response) = 0;
 
-  // The connection's raw streams after a final 101 Switching Protocols (instead of step 5's body):
-  // `source` reads what the server sends next (bytes already buffered after the 101's headers
-  // first), `sink` writes and flushes each write. Closing either closes nothing underneath: the
-  // connection is closed when it is released, as this marks it noNewExchanges(). Both must not
-  // outlive this codec. HTTP/2 has no 101 (RFC 9113 §8.6): its codec throws ProtocolException.
+  // Whether the final `response` switched to the protocol the request's Upgrade header asked
+  // for: on HTTP/1.1 a 101 Switching Protocols (RFC 9110 §7.8); on HTTP/2 a 2xx to the extended
+  // CONNECT the request went out as (RFC 8441 §5; HTTP/2 has no 101, RFC 9113 §8.6). The caller
+  // then takes openUpgradedStreams() instead of a body.
+  virtual bool switchedProtocols(const Response& response) const = 0;
+
+  // The raw streams of the switched protocol (instead of step 5's body), once switchedProtocols():
+  // `source` reads what the server sends next, `sink` writes and flushes each write. HTTP/1.1:
+  // the connection's streams (bytes already buffered after the 101's headers first); closing
+  // either closes nothing underneath, and the connection is closed when it is released, as this
+  // marks it noNewExchanges(). HTTP/2: the stream's; closing the sink ends the stream's request
+  // half (END_STREAM), and the connection carries other streams as before. Both must not outlive
+  // this codec. Throws std::logic_error when the request did not ask to switch.
   struct UpgradedStreams {
     std::unique_ptr<Source> source;
     std::unique_ptr<Sink> sink;

@@ -198,6 +198,7 @@ std::unique_ptr<Sink> Http1ExchangeCodec::createRequestBody(const Request& reque
 
 void Http1ExchangeCodec::writeRequestHeaders(const Request& request) {
   url_ = request.url();  // A shared copy; redacted only if a message needs it.
+  upgradeRequested_ = request.header("Upgrade").has_value();
   if (!proxyAuthorization_.empty() && !request.header("Proxy-Authorization")) {
     Headers headers =
         request.headers().newBuilder().add("Proxy-Authorization", proxyAuthorization_).build();
@@ -352,7 +353,12 @@ Headers Http1ExchangeCodec::trailers() {
 
 bool Http1ExchangeCodec::isResponseComplete() const { return responseComplete_; }
 
+bool Http1ExchangeCodec::switchedProtocols(const Response& response) const {
+  return upgradeRequested_ && response.code() == 101;
+}
+
 ExchangeCodec::UpgradedStreams Http1ExchangeCodec::openUpgradedStreams() {
+  if (!upgradeRequested_) throw std::logic_error("Http1ExchangeCodec: no Upgrade was requested");
   checkState(state_ == State::kOpenResponseBody);
   state_ = State::kUpgraded;
   noNewExchanges();  // The connection now speaks another protocol, for good.

@@ -58,6 +58,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   std::optional<Response::Builder> readResponseHeaders(bool expectContinue) override;
   int64_t reportedContentLength(const Response& response) override;
   std::unique_ptr<Source> openResponseBodySource(const Response& response) override;
+  bool switchedProtocols(const Response& response) const override;
   UpgradedStreams openUpgradedStreams() override;
   Headers trailers() override;
   bool isResponseComplete() const override;
@@ -137,6 +138,7 @@ class Http1ExchangeCodec final : public ExchangeCodec {
   std::optional<HttpUrl> url_;  // Of the request written, for error messages.
   std::string subject_;         // Or what writeRequest() was told to name instead.
   bool noNewExchanges_ = false;
+  bool upgradeRequested_ = false;  // The request has an Upgrade header.
   bool responseComplete_ = false;  // The response body was read to its end.
   int interimResponses_ = 0;       // 1xx heads read, at most kMaxInterimResponses.
   std::optional<Headers> trailers_;

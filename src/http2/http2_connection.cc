@@ -84,6 +84,11 @@ struct Http2Callbacks {
               nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS);
           connection.maxConcurrentStreams_ = static_cast<int>(std::min<uint32_t>(max, INT32_MAX));
           connection.settingsChanged_ = true;
+          connection.peerSettingsReceived_ = true;
+          connection.peerExtendedConnect_ =
+              nghttp2_session_get_remote_settings(session,
+                                                  NGHTTP2_SETTINGS_ENABLE_CONNECT_PROTOCOL) == 1;
+          connection.peerSettingsChanged_.notify_all();
         }
         break;
       case NGHTTP2_GOAWAY:
@@ -367,6 +372,22 @@ void Http2Connection::sendDegradedPingLocked() {
   sendPingLocked(kDegradedPing);
 }
 
+bool Http2Connection::awaitPeerSettings(std::chrono::milliseconds timeout) {
+  MutexLock lock(mutex_);
+  auto done = [&]() TERN_REQUIRES(mutex_) { return peerSettingsReceived_ || failure_; };
+  if (timeout.count() == 0) {
+    peerSettingsChanged_.wait(lock.native(), done);
+  } else {
+    peerSettingsChanged_.wait_for(lock.native(), timeout, done);
+  }
+  return peerSettingsReceived_ && !failure_;
+}
+
+bool Http2Connection::peerAcceptsExtendedConnect() {
+  MutexLock lock(mutex_);
+  return peerExtendedConnect_ && !failure_;
+}
+
 bool Http2Connection::awaitPong(std::chrono::milliseconds timeout) {
   int64_t target;
   {
@@ -584,6 +605,7 @@ void Http2Connection::failConnectionLocked(std::exception_ptr e) {
   }
   streams_.clear();
   pongReceived_.notify_all();
+  peerSettingsChanged_.notify_all();
 }
 
 void Http2Connection::deliverEvents() {

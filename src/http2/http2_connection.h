@@ -105,6 +105,14 @@ class Http2Connection {
   // Streams open now.
   int openStreamCount();
 
+  // Waits for the peer's first SETTINGS frame, at most `timeout` (zero: no limit). Returns true
+  // once they came; false if they did not in time or the connection failed first.
+  bool awaitPeerSettings(std::chrono::milliseconds timeout);
+
+  // True if the peer's SETTINGS so far allow extended CONNECT (SETTINGS_ENABLE_CONNECT_PROTOCOL
+  // = 1, RFC 8441 §3): a stream may then carry another protocol, such as a WebSocket.
+  bool peerAcceptsExtendedConnect();
+
   // Sends a ping unless one is already waiting, and counts the connection as degraded if its
   // pong is not back within kDegradedPongTimeout. A stream calls it after a read or write
   // timeout.
@@ -195,6 +203,9 @@ class Http2Connection {
   };
   std::optional<GoawayReceived> goawayReceived_ TERN_GUARDED_BY(mutex_);
   int maxConcurrentStreams_ TERN_GUARDED_BY(mutex_) = INT32_MAX;
+  bool peerSettingsReceived_ TERN_GUARDED_BY(mutex_) = false;  // Its first SETTINGS came.
+  bool peerExtendedConnect_ TERN_GUARDED_BY(mutex_) = false;   // SETTINGS_ENABLE_CONNECT_PROTOCOL.
+  std::condition_variable peerSettingsChanged_;                // Notified by SETTINGS and failure.
   // Events for the listener, delivered by deliverEvents().
   bool settingsChanged_ TERN_GUARDED_BY(mutex_) = false;
   bool shutdownToReport_ TERN_GUARDED_BY(mutex_) = false;

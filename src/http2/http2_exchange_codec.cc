@@ -76,9 +76,13 @@ Http2ExchangeCodec::~Http2ExchangeCodec() {
   if (stream_) stream_->closeLater(ErrorCode::CANCEL);  // Does nothing if the stream is done.
 }
 
-HeaderBlock Http2ExchangeCodec::http2HeadersList(const Request& request) {
+HeaderBlock Http2ExchangeCodec::http2HeadersList(const Request& request, bool extendedConnect) {
   HeaderBlock result;
-  result.emplace_back(":method", request.method());
+  std::string protocol;
+  if (extendedConnect)
+    protocol = toLower(trimAsciiWhitespace(request.header("Upgrade").value_or("")));
+  result.emplace_back(":method", extendedConnect ? "CONNECT" : request.method());
+  if (extendedConnect) result.emplace_back(":protocol", protocol);
   result.emplace_back(":path", requestPath(request.url()));
   if (std::optional<std::string> host = request.header("Host")) {
     result.emplace_back(":authority", *host);
@@ -87,6 +91,8 @@ HeaderBlock Http2ExchangeCodec::http2HeadersList(const Request& request) {
   for (const auto& [name, value] : request.headers()) {
     std::string lower = toLower(name);
     if (lower.starts_with(':')) continue;
+    // RFC 8441 §5: no Sec-WebSocket-Key (nor Accept) on HTTP/2; the stream proves the handshake.
+    if (extendedConnect && protocol == "websocket" && lower == "sec-websocket-key") continue;
     // TE is allowed with "trailers" only (RFC 9113 §8.2.2).
     if (isSkippedHeader(lower) && !(lower == "te" && value == "trailers")) continue;
     result.emplace_back(std::move(lower), value);
@@ -128,9 +134,16 @@ void Http2ExchangeCodec::writeRequestHeaders(const Request& request) {
     if (canceled_) throw InterruptedIOException("Canceled");
   }
   bool hasRequestBody = request.body() && permitsRequestBody(request.method());
+  // RFC 8441 §3: extended CONNECT only once the peer's SETTINGS said so, so a new connection
+  // waits for them (they are the first frame a server sends).
+  extendedConnect_ = !hasRequestBody && request.header("Upgrade") &&
+                     connection_.awaitPeerSettings(readTimeout_) &&
+                     connection_.peerAcceptsExtendedConnect();
   std::shared_ptr<Http2Stream> stream;
   try {
-    stream = connection_.newStream(http2HeadersList(request), hasRequestBody);
+    // An extended CONNECT leaves the stream open for the protocol it carries.
+    stream = connection_.newStream(http2HeadersList(request, extendedConnect_),
+                                   hasRequestBody || extendedConnect_);
   } catch (const IOException&) {
     MutexLock lock(mutex_);
     openFailure_ = std::current_exception();  // What reading a response from it throws.
@@ -153,12 +166,18 @@ std::unique_ptr<Sink> Http2ExchangeCodec::createRequestBody(const Request&, int6
 
 void Http2ExchangeCodec::flushRequest() { stream()->sink().flush(); }
 
-void Http2ExchangeCodec::finishRequest() { stream()->sink().close(); }
+void Http2ExchangeCodec::finishRequest() {
+  // An extended CONNECT's stream stays open: what follows is the upgraded protocol's.
+  if (!extendedConnect_) stream()->sink().close();
+}
 
 std::optional<Response::Builder> Http2ExchangeCodec::readResponseHeaders(bool expectContinue) {
   std::shared_ptr<Http2Stream> s = stream();
   while (true) {
     StatusAndHeaders response = readHttp2HeadersList(s->takeHeaders());
+    if (response.code == 101) {
+      throw ProtocolException("HTTP/2 does not switch protocols with 101 (RFC 9113 §8.6)");
+    }
     if (expectContinue && response.code == 100) return std::nullopt;
     if (expectContinue && isInformational(response.code)) continue;  // Wait for 100 or final.
     Response::Builder result;
@@ -176,9 +195,16 @@ std::unique_ptr<Source> Http2ExchangeCodec::openResponseBodySource(const Respons
   return std::make_unique<StreamBodySource>(stream());
 }
 
+bool Http2ExchangeCodec::switchedProtocols(const Response& response) const {
+  return extendedConnect_ && response.code() >= 200 && response.code() < 300;
+}
+
 ExchangeCodec::UpgradedStreams Http2ExchangeCodec::openUpgradedStreams() {
-  // RFC 9113 §8.6: HTTP/2 has no 101; a server that sends one broke the protocol.
-  throw ProtocolException("HTTP/2 does not switch protocols with 101 (RFC 9113 §8.6)");
+  if (!extendedConnect_) {
+    throw std::logic_error("Http2ExchangeCodec: the request was not an extended CONNECT");
+  }
+  std::shared_ptr<Http2Stream> s = stream();
+  return {std::make_unique<StreamBodySource>(s), std::make_unique<StreamBodySink>(s)};
 }
 
 Headers Http2ExchangeCodec::trailers() {

@@ -21,6 +21,13 @@ namespace tern::internal {
 // (Connection, Keep-Alive, Proxy-Connection, Transfer-Encoding, Upgrade, Host, and TE unless it
 // is "trailers"; RFC 9113 §8.2.2). Responses have no reason phrase (message() is empty).
 //
+// A request with an Upgrade header (a WebSocket handshake) goes out as an extended CONNECT
+// (RFC 8441 §4) when the peer's SETTINGS allow it: :method CONNECT and :protocol naming the
+// Upgrade's protocol, the stream left open after the headers. A 2xx answer means the stream now
+// carries that protocol (switchedProtocols()), through openUpgradedStreams(); the connection's
+// other streams go on. Without the peer's consent the Upgrade header is dropped, as OkHttp does,
+// and the request is an ordinary one.
+//
 // Failures of the stream (a reset, a timeout) leave the connection to the other streams: the
 // codec tells the carrier noNewExchanges() only through the connection's own shutdown. Not
 // thread-safe, except cancel().
@@ -44,13 +51,16 @@ class Http2ExchangeCodec final : public ExchangeCodec {
   std::optional<Response::Builder> readResponseHeaders(bool expectContinue) override;
   int64_t reportedContentLength(const Response& response) override;
   std::unique_ptr<Source> openResponseBodySource(const Response& response) override;
+  bool switchedProtocols(const Response& response) const override;
   UpgradedStreams openUpgradedStreams() override;
   Headers trailers() override;
   bool isResponseComplete() const override;
   void cancel() override;
 
-  // The request's header block: pseudo-headers, then the allowed headers in lower case.
-  static HeaderBlock http2HeadersList(const Request& request);
+  // The request's header block: pseudo-headers, then the allowed headers in lower case. With
+  // `extendedConnect`, the extended CONNECT for the request's Upgrade header (RFC 8441 §4):
+  // :method CONNECT and :protocol, without the WebSocket key HTTP/2 does not use (§5).
+  static HeaderBlock http2HeadersList(const Request& request, bool extendedConnect = false);
 
   // A response's code (from :status) and headers (without pseudo-headers and connection-specific
   // fields). Throws ProtocolException without a valid :status.
@@ -68,6 +78,7 @@ class Http2ExchangeCodec final : public ExchangeCodec {
   const Protocol protocol_;
   const std::chrono::milliseconds readTimeout_;
   const std::chrono::milliseconds writeTimeout_;
+  bool extendedConnect_ = false;  // The request went out as an extended CONNECT.
 
   mutable Mutex mutex_;  // Guards the fields below against cancel().
   std::shared_ptr<Http2Stream> stream_ TERN_GUARDED_BY(mutex_);

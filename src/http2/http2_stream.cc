@@ -291,6 +291,18 @@ void Http2Stream::StreamSink::close() {
     s.connection_.resumeDataLocked(s);
   }
   s.connection_.flush();
+  // Nobody reads the rest of the response any more (source() was closed while this duplex
+  // half was open, as a WebSocket's reader does): once END_STREAM is out, stop the peer too,
+  // or the stream would stay open until the peer chose to end it.
+  {
+    MutexLock lock(s.mutex_);
+    if (!s.sourceClosed_ || s.finished_ || s.closedInSession_) return;
+    if (!s.failure_) s.failure_ = std::make_exception_ptr(streamResetException(8));
+    s.connection_.assertLockIs(s.mutex_);
+    s.connection_.resetStreamLocked(s, static_cast<uint32_t>(ErrorCode::CANCEL));
+    s.changed_.notify_all();
+  }
+  s.connection_.flushLater();
 }
 
 }  // namespace tern::internal

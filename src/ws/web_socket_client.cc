@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "call/upgrade_over_http2.h"
 #include "http/http_syntax.h"
 #include "http/message_framing.h"
 #include "io/ascii.h"
@@ -46,11 +47,16 @@ std::vector<std::string> tokens(const Headers& headers, std::string_view name) {
   return result;
 }
 
-// Throws ProtocolException naming what is wrong with the server's answer to the handshake.
-void checkUpgradeSuccess(const Response& response, const std::string& key, const Request& offer) {
+std::string statusLine(const Response& response) {
+  std::string result = std::to_string(response.code());
+  if (!response.message().empty()) result += " " + response.message();
+  return result;
+}
+
+// RFC 6455 §4.1: the 101 and its headers.
+void checkHttp1Upgrade(const Response& response, const std::string& key) {
   if (response.code() != 101) {
-    throw ProtocolException("Expected HTTP 101 response but was '" +
-                            std::to_string(response.code()) + " " + response.message() + "'");
+    throw ProtocolException("Expected HTTP 101 response but was '" + statusLine(response) + "'");
   }
   std::string connection = response.header("Connection", "");
   if (!internal::hasToken(response.headers(), "Connection", "upgrade")) {
@@ -68,7 +74,10 @@ void checkUpgradeSuccess(const Response& response, const std::string& key, const
     throw ProtocolException("Expected 'Sec-WebSocket-Accept' header value '" + expected +
                             "' but was '" + accept + "'");
   }
-  // §4.1: a subprotocol the client did not offer fails the connection.
+}
+
+// §4.1: a subprotocol the client did not offer fails the connection.
+void checkSubprotocol(const Response& response, const Request& offer) {
   std::vector<std::string> chosen = tokens(response.headers(), "Sec-WebSocket-Protocol");
   if (!chosen.empty()) {
     std::vector<std::string> offered = tokens(offer.headers(), "Sec-WebSocket-Protocol");
@@ -79,6 +88,26 @@ void checkUpgradeSuccess(const Response& response, const std::string& key, const
                               "', which was not offered");
     }
   }
+}
+
+// Throws ProtocolException naming what is wrong with the server's answer to the handshake.
+void checkUpgradeSuccess(const Response& response, const std::string& key, const Request& offer) {
+  if (response.protocol() == Protocol::HTTP_2 ||
+      response.protocol() == Protocol::H2_PRIOR_KNOWLEDGE) {
+    // RFC 8441 §5: a 2xx to the extended CONNECT opens the stream as a WebSocket; there is no
+    // Connection, Upgrade or Sec-WebSocket-Accept to check.
+    if (response.code() < 200 || response.code() >= 300) {
+      throw ProtocolException("Expected HTTP 200 response but was '" + statusLine(response) + "'");
+    }
+    if (!response.socket()) {
+      throw ProtocolException(
+          "Expected the HTTP/2 server to accept the WebSocket as an extended CONNECT (RFC 8441) "
+          "but it answered the request as an ordinary one");
+    }
+  } else {
+    checkHttp1Upgrade(response, key);
+  }
+  checkSubprotocol(response, offer);
 }
 
 class HandshakeCallback final : public Callback {
@@ -171,9 +200,15 @@ std::shared_ptr<WebSocket> Client::newWebSocket(Request request,
   options.maxMessageSize = maxWebSocketMessageSize();
   auto webSocket = std::make_shared<RealWebSocket>(request, std::move(listener), options);
 
-  // HTTP/1.1 only, so the handshake gets (or makes) a connection that can switch protocols; no
-  // cache, which has nothing to do with a handshake.
-  Client handshakeClient = newBuilder().protocols({Protocol::HTTP_1_1}).cache(nullptr).build();
+  // A pooled HTTP/2 connection whose server accepts extended CONNECT carries the WebSocket as
+  // one more stream (RFC 8441). Otherwise HTTP/1.1 only, so the handshake gets (or makes) a
+  // connection that can switch protocols. No cache either way: it has nothing to do with a
+  // handshake.
+  Client::Builder handshakeBuilder = newBuilder().cache(nullptr);
+  if (!internal::upgradesOverHttp2(*this, request.url())) {
+    handshakeBuilder.protocols({Protocol::HTTP_1_1});
+  }
+  Client handshakeClient = handshakeBuilder.build();
   std::string key = internal::ws::newKey();
   bool compression = webSocketCompression();
   Request::Builder handshake = request.newBuilder()

@@ -46,6 +46,31 @@ TEST(Http2HeadersTest, TeTrailersIsKept) {
   EXPECT_EQ(block.back(), (std::pair<std::string, std::string>{"te", "trailers"}));
 }
 
+// RFC 8441 §4-5: a WebSocket handshake as an extended CONNECT.
+TEST(Http2HeadersTest, ExtendedConnectCarriesTheUpgradeAsProtocol) {
+  Request request = Request::Builder()
+                        .url("https://example.com/chat?room=1")
+                        .header("Host", "example.com")
+                        .header("Upgrade", " WebSocket ")
+                        .header("Connection", "Upgrade")
+                        .header("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+                        .header("Sec-WebSocket-Version", "13")
+                        .header("Sec-WebSocket-Protocol", "chat")
+                        .build();
+  using Field = std::pair<std::string, std::string>;
+  EXPECT_EQ(Http2ExchangeCodec::http2HeadersList(request, true),
+            (HeaderBlock{Field{":method", "CONNECT"}, Field{":protocol", "websocket"},
+                         Field{":path", "/chat?room=1"}, Field{":authority", "example.com"},
+                         Field{":scheme", "https"}, Field{"sec-websocket-version", "13"},
+                         Field{"sec-websocket-protocol", "chat"}}));
+  // Without the peer's consent it is an ordinary GET: the Upgrade is dropped, the key kept.
+  HeaderBlock plain = Http2ExchangeCodec::http2HeadersList(request);
+  EXPECT_EQ(plain[0], (Field{":method", "GET"}));
+  EXPECT_EQ(plain[1].first, ":path");
+  EXPECT_THAT(plain, ::testing::Contains(Field{"sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ=="}));
+  EXPECT_THAT(plain, ::testing::Not(::testing::Contains(::testing::Key("upgrade"))));
+}
+
 TEST(Http2HeadersTest, ResponseStatusAndHeaders) {
   auto response = Http2ExchangeCodec::readHttp2HeadersList(
       {{":status", "404"}, {"content-type", "text/plain"}, {"connection", "close"}});

@@ -10,12 +10,15 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "support/child_process.h"
 #include "support/test_data.h"
+#include "support/tls_certificates.h"
 #include "support/web_socket_recorder.h"
 #include "tern/client.h"
 #include "tern/web_socket.h"
@@ -49,6 +52,9 @@ struct ServerSettings {
   std::vector<std::string> flags;
   // What the server reports of the negotiation ("info"), in part.
   std::string negotiated;
+  // How the WebSocket travels: an HTTP/1.1 upgrade, or an extended CONNECT stream (RFC 8441) on
+  // a pooled HTTP/2 connection, cleartext (prior knowledge) or over TLS (ALPN h2).
+  enum class Transport { kHttp1, kH2c, kH2Tls } transport = Transport::kHttp1;
 };
 
 class WebSocketInteropTest : public ::testing::TestWithParam<ServerSettings> {
@@ -70,6 +76,17 @@ class WebSocketInteropTest : public ::testing::TestWithParam<ServerSettings> {
             : std::vector<std::string>{kPython, testDataPath("peers/websockets_server.py"),
                                        std::to_string(port_)};
     for (const std::string& flag : GetParam().flags) args.push_back(flag);
+    if (GetParam().transport != ServerSettings::Transport::kHttp1) args.push_back("--http2");
+    if (GetParam().transport == ServerSettings::Transport::kH2Tls) {
+      // The peer reads its certificate from files: made in code, written for this run only.
+      certificateDir_ = std::filesystem::temp_directory_path() /
+                        ("tern-ws-h2-" + std::to_string(::getpid()) + "-" + std::to_string(port_));
+      std::filesystem::create_directories(certificateDir_);
+      writeFile(certificateDir_ / "key.pem", certificates_.localhost.privateKeyPkcs8Pem());
+      writeFile(certificateDir_ / "cert.pem", certificates_.localhost.certificatePem());
+      args.insert(args.end(), {"--tls", (certificateDir_ / "key.pem").string(),
+                               (certificateDir_ / "cert.pem").string()});
+    }
     log_ = std::filesystem::temp_directory_path() /
            ("tern-websockets-" + std::to_string(::getpid()) + "-" + std::to_string(port_) + ".log");
     ASSERT_TRUE(server_.startListening(args, log_, true, port_)) << "the server did not start";
@@ -78,17 +95,45 @@ class WebSocketInteropTest : public ::testing::TestWithParam<ServerSettings> {
   void TearDown() override {
     server_.stop(SIGTERM, 2s);
     std::filesystem::remove(log_);
+    if (!certificateDir_.empty()) std::filesystem::remove_all(certificateDir_);
+  }
+
+  static void writeFile(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream(path) << text;
   }
 
   std::shared_ptr<WebSocket> open() {
-    Client client = Client::Builder().readTimeout(5s).build();
-    std::string url = "ws://127.0.0.1:" + std::to_string(port_) + "/";
+    using Transport = ServerSettings::Transport;
+    Transport transport = GetParam().transport;
+    Client::Builder builder = Client::Builder().readTimeout(5s);
+    if (transport == Transport::kH2c) builder.protocols({Protocol::H2_PRIOR_KNOWLEDGE});
+    if (transport == Transport::kH2Tls) builder.handshakeCertificates(certificates_.clientTrust());
+    Client client = builder.build();
+    std::string host = transport == Transport::kH2Tls ? "localhost" : "127.0.0.1";
+    std::string origin = "://" + host + ":" + std::to_string(port_) + "/";
+    if (transport != Transport::kHttp1) {
+      // An ordinary request first: the WebSocket then rides its pooled HTTP/2 connection.
+      std::string scheme = transport == Transport::kH2Tls ? "https" : "http";
+      Response response =
+          client.newCall(Request::Builder().url(scheme + origin).build())->execute();
+      EXPECT_EQ(response.body()->string(), "h2 GET /");
+    }
+    std::string url = (transport == Transport::kH2Tls ? "wss" : "ws") + origin;
     auto webSocket = client.newWebSocket(Request::Builder().url(url).build(), listener_);
-    listener_->assertOpen();
+    Protocol protocol = listener_->assertOpen();
+    Protocol expected = transport == Transport::kHttp1 ? Protocol::HTTP_1_1
+                        : transport == Transport::kH2c ? Protocol::H2_PRIOR_KNOWLEDGE
+                                                       : Protocol::HTTP_2;
+    EXPECT_EQ(protocol, expected);
+    if (transport != Transport::kHttp1) {
+      EXPECT_EQ(client.connectionPool()->connectionCount(), 1) << "the WebSocket made its own";
+    }
     return webSocket;
   }
 
   int port_ = -1;
+  TestCertificates certificates_;
+  std::filesystem::path certificateDir_;
   std::filesystem::path log_;
   ChildProcess server_;
   std::shared_ptr<WebSocketRecorder> listener_ = std::make_shared<WebSocketRecorder>("client");
@@ -151,6 +196,58 @@ TEST_P(WebSocketInteropTest, ServerInitiatedClose) {
   listener_->assertClosed(4001, "server says bye");
 }
 
+// RFC 8441's point: many WebSockets and ordinary requests share one HTTP/2 connection, and
+// closing or canceling one WebSocket ends only its stream.
+TEST(WebSocketHttp2InteropTest, WebSocketsShareTheConnectionWithRequests) {
+  if (!nodeWsInstalled()) GTEST_SKIP() << "Node's ws is not installed (apt-get install node-ws)";
+  int port = freeLoopbackPort();
+  std::filesystem::path log = std::filesystem::temp_directory_path() /
+                              ("tern-ws-h2-shared-" + std::to_string(::getpid()) + ".log");
+  ChildProcess server;
+  ASSERT_TRUE(server.startListening(
+      {kNode, testDataPath("peers/ws_server.js"), std::to_string(port), "--http2"}, log, true,
+      port));
+  Client client =
+      Client::Builder().protocols({Protocol::H2_PRIOR_KNOWLEDGE}).readTimeout(5s).build();
+  std::string origin = "://127.0.0.1:" + std::to_string(port);
+  auto get = [&](const std::string& path) {
+    return client.newCall(Request::Builder().url("http" + origin + path).build())
+        ->execute()
+        .body()
+        ->string();
+  };
+  EXPECT_EQ(get("/first"), "h2 GET /first");
+
+  std::vector<std::shared_ptr<WebSocketRecorder>> listeners;
+  std::vector<std::shared_ptr<WebSocket>> sockets;
+  for (int i = 0; i < 3; ++i) {
+    listeners.push_back(std::make_shared<WebSocketRecorder>("client " + std::to_string(i)));
+    sockets.push_back(client.newWebSocket(
+        Request::Builder().url("ws" + origin + "/ws" + std::to_string(i)).build(),
+        listeners.back()));
+    EXPECT_EQ(listeners.back()->assertOpen(), Protocol::H2_PRIOR_KNOWLEDGE);
+  }
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(sockets[i]->send("hello " + std::to_string(i)));
+  for (int i = 0; i < 3; ++i) listeners[i]->assertTextMessage("hello " + std::to_string(i));
+  EXPECT_EQ(get("/while-open"), "h2 GET /while-open");
+
+  // One closes cleanly, one is canceled; the third carries on, as does the connection.
+  EXPECT_TRUE(sockets[0]->close(1000, "bye"));
+  listeners[0]->assertClosing(1000, "bye");
+  listeners[0]->assertClosed(1000, "bye");
+  sockets[1]->cancel();
+  listeners[1]->assertFailure("anceled");
+  EXPECT_TRUE(sockets[2]->send("still here"));
+  listeners[2]->assertTextMessage("still here");
+  EXPECT_EQ(get("/after"), "h2 GET /after");
+  EXPECT_EQ(client.connectionPool()->connectionCount(), 1);
+  EXPECT_TRUE(sockets[2]->close(1000, ""));
+  listeners[2]->assertClosing(1000, "");
+  listeners[2]->assertClosed(1000, "");
+  server.stop(SIGTERM, 2s);
+  std::filesystem::remove(log);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Peers, WebSocketInteropTest,
     ::testing::Values(
@@ -184,7 +281,38 @@ INSTANTIATE_TEST_SUITE_P(
         ServerSettings{true,
                        "NodeServerWindow9Bits",
                        {"--server-max-window-bits", "9"},
-                       "\"server_max_window_bits\":9"}),
+                       "\"server_max_window_bits\":9"},
+        // RFC 8441 on Node's http2 server (enableConnectProtocol), the WebSocket being ws's.
+        ServerSettings{true,
+                       "NodeHttp2NoCompression",
+                       {"--no-compression"},
+                       "-> none] http2",
+                       ServerSettings::Transport::kH2c},
+        ServerSettings{true,
+                       "NodeHttp2Deflate",
+                       {},
+                       "-> permessage-deflate {}] http2",
+                       ServerSettings::Transport::kH2c},
+        ServerSettings{true,
+                       "NodeHttp2ClientNoContextTakeover",
+                       {"--client-no-context-takeover"},
+                       "\"client_no_context_takeover\":true}] http2",
+                       ServerSettings::Transport::kH2c},
+        ServerSettings{true,
+                       "NodeHttp2ServerWindow9Bits",
+                       {"--server-max-window-bits", "9"},
+                       "\"server_max_window_bits\":9}] http2",
+                       ServerSettings::Transport::kH2c},
+        ServerSettings{true,
+                       "NodeHttp2TlsDeflate",
+                       {},
+                       "-> permessage-deflate {}] http2",
+                       ServerSettings::Transport::kH2Tls},
+        ServerSettings{true,
+                       "NodeHttp2TlsServerNoContextTakeover",
+                       {"--server-no-context-takeover"},
+                       "\"server_no_context_takeover\":true}] http2",
+                       ServerSettings::Transport::kH2Tls}),
     [](const ::testing::TestParamInfo<ServerSettings>& info) { return info.param.name; });
 
 }  // namespace

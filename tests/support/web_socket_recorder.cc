@@ -59,6 +59,7 @@ void WebSocketRecorder::onOpen(WebSocket& webSocket, const Response& response) {
   Event event;
   event.kind = Event::Kind::kOpen;
   event.responseCode = response.code();
+  event.responseProtocol = response.protocol();
   record(webSocket, std::move(event));
 }
 
@@ -141,7 +142,11 @@ bool expectKind(const std::string& name, const std::optional<WebSocketRecorder::
 
 }  // namespace
 
-void WebSocketRecorder::assertOpen() { expectKind(name_, next(), Event::Kind::kOpen, "Open"); }
+Protocol WebSocketRecorder::assertOpen() {
+  std::optional<Event> event = next();
+  if (!expectKind(name_, event, Event::Kind::kOpen, "Open")) return Protocol::HTTP_1_1;
+  return event->responseProtocol;
+}
 
 void WebSocketRecorder::assertTextMessage(const std::string& text) {
   std::optional<Event> event = next();

@@ -34,7 +34,8 @@ class WebSocketRecorder : public WebSocketListener {
     bool failureIsInterrupted = false;
     bool failureIsTimeout = false;
     std::optional<int> responseCode;  // kOpen, kFailure: the response's code, if any.
-    std::string responseBody;         // kFailure: the refused response's body.
+    Protocol responseProtocol = Protocol::HTTP_1_1;  // kOpen: the handshake's protocol.
+    std::string responseBody;                        // kFailure: the refused response's body.
     std::thread::id thread;
     std::string toString() const;
   };
@@ -55,7 +56,8 @@ class WebSocketRecorder : public WebSocketListener {
   // The next event, or nullopt after `timeout`.
   std::optional<Event> next(std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
-  void assertOpen();
+  // onOpen, with the handshake's protocol (HTTP/2 for RFC 8441), returned.
+  Protocol assertOpen();
   void assertTextMessage(const std::string& text);
   void assertBinaryMessage(const std::vector<std::byte>& bytes);
   void assertClosing(int code, const std::string& reason);
