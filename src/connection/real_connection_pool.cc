@@ -88,6 +88,7 @@ bool RealConnectionPool::hasExtendedConnect(const Address& address) const {
   {
     MutexLock lock(mutex_);
     for (const std::shared_ptr<RealConnection>& connection : connections_) {
+      connection->assertPoolLockHeld(*this);
       if (connection->isMultiplexed() && connection->isEligibleLocked(address, nullptr)) {
         candidates.push_back(connection);
       }

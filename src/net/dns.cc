@@ -7,11 +7,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "net/error_message.h"
 #include "tern/exceptions.h"
@@ -76,6 +80,76 @@ std::vector<InetAddress> resolve(const std::string& hostname, int family) {
   return result;
 }
 
+// The threads that asynchronous lookups run on: getaddrinfo() cannot be canceled, so each lookup
+// has a thread of its own that no caller waits for. They are kept here rather than detached so
+// that the program's exit can join them: a detached thread still tearing itself down as the
+// process exits has already left the list of live threads but not yet freed glibc's per-thread
+// resolver state, which LeakSanitizer then reports as leaked. At exit, lookups get a moment to
+// finish (one that has delivered its answer needs microseconds); any still blocked in
+// getaddrinfo() after that are detached and end with the process.
+class LookupThreads {
+ public:
+  static LookupThreads& instance() {
+    // Never destroyed: a lookup may start while the program exits (a callback retrying).
+    static LookupThreads* const threads = new LookupThreads();
+    static const struct JoinAtExit {
+      ~JoinAtExit() { threads->joinAtExit(); }
+    } guard;
+    return *threads;
+  }
+
+  void start(std::function<void()> lookup) {
+    auto done = std::make_shared<bool>(false);
+    std::lock_guard lock(mutex_);
+    joinFinishedLocked();
+    std::thread thread([this, lookup = std::move(lookup), done]() mutable {
+      lookup();
+      lookup = nullptr;  // Its captures (the caller's callback) go before the thread is done.
+      std::lock_guard lock(mutex_);
+      *done = true;
+      finished_.notify_all();
+    });
+    if (exiting_) {
+      thread.detach();  // Nobody is left to join it.
+    } else {
+      threads_.push_back({std::move(thread), std::move(done)});
+    }
+  }
+
+ private:
+  static constexpr std::chrono::milliseconds kExitGrace{100};
+
+  struct Running {
+    std::thread thread;
+    std::shared_ptr<bool> done;  // Guarded by mutex_.
+  };
+
+  void joinAtExit() {
+    std::unique_lock lock(mutex_);
+    exiting_ = true;
+    finished_.wait_for(lock, kExitGrace, [this] {
+      return std::all_of(threads_.begin(), threads_.end(),
+                         [](const Running& t) { return *t.done; });
+    });
+    joinFinishedLocked();
+    for (Running& running : threads_) running.thread.detach();
+    threads_.clear();
+  }
+
+  // Joins the threads whose lookups are done: only their teardown is left, so this is quick.
+  void joinFinishedLocked() {
+    auto finished = std::stable_partition(threads_.begin(), threads_.end(),
+                                          [](const Running& t) { return !*t.done; });
+    for (auto it = finished; it != threads_.end(); ++it) it->thread.join();
+    threads_.erase(finished, threads_.end());
+  }
+
+  std::mutex mutex_;
+  std::condition_variable finished_;
+  std::vector<Running> threads_;  // Guarded by mutex_.
+  bool exiting_ = false;          // Guarded by mutex_.
+};
+
 // Java's InetAddress.getAllByName over getaddrinfo, as OkHttp's Dns.SYSTEM uses it.
 class SystemDns final : public Dns {
  public:
@@ -105,7 +179,7 @@ class SystemDns final : public Dns {
     auto lookup = std::make_shared<Lookup>();
     lookup->callback = std::move(callback);
     for (int family : {AF_INET6, AF_INET}) {
-      std::thread([lookup, hostname, family] {
+      LookupThreads::instance().start([lookup, hostname, family] {
         std::exception_ptr failure;
         try {
           std::vector<InetAddress> addresses = resolve(hostname, family);
@@ -129,7 +203,7 @@ class SystemDns final : public Dns {
           }
         }
         lookup->callback->onComplete(complete);
-      }).detach();
+      });
     }
   }
 };
