@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <span>
 
+#include "http2_header_block.h"
 #include "io/ascii.h"
 #include "tern/exceptions.h"
 
@@ -18,53 +19,6 @@ using tern::internal::equalsIgnoreCase;
 constexpr int32_t kServerWindowSize = 16 * 1024 * 1024;
 constexpr int64_t kMaxBufferedResponseBytes = 256 * 1024;
 constexpr int64_t kMaxWriteBatch = 256 * 1024;
-
-std::string toLower(std::string_view text) {
-  std::string result(text);
-  for (char& c : result) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return result;
-}
-
-// Fields HTTP/2 forbids (RFC 9113 §8.2.2); a scripted HTTP/1 response may carry them.
-bool isConnectionSpecific(std::string_view lowerName) {
-  return lowerName == "connection" || lowerName == "keep-alive" ||
-         lowerName == "proxy-connection" || lowerName == "transfer-encoding" ||
-         lowerName == "upgrade";
-}
-
-// A header block for nghttp2: the names and values live in `storage`.
-struct NameValues {
-  std::vector<std::pair<std::string, std::string>> storage;
-  std::vector<nghttp2_nv> nva;
-
-  void add(std::string name, std::string value) {
-    storage.emplace_back(std::move(name), std::move(value));
-  }
-  nghttp2_nv* build() {
-    nva.clear();
-    for (auto& [name, value] : storage) {
-      nva.push_back({reinterpret_cast<uint8_t*>(name.data()),
-                     reinterpret_cast<uint8_t*>(value.data()), name.size(), value.size(),
-                     NGHTTP2_NV_FLAG_NONE});
-    }
-    return nva.data();
-  }
-};
-
-// `informational`: a 1xx response, which has no body and so no Content-Length (RFC 9110 §15.2).
-NameValues responseHeaders(const MockResponse& response, bool informational) {
-  NameValues result;
-  result.add(":status", std::to_string(response.code()));
-  for (const auto& [name, value] : response.headers()) {
-    std::string lower = toLower(name);
-    if (isConnectionSpecific(lower)) continue;
-    if (informational && lower == "content-length") continue;
-    result.add(std::move(lower), value);
-  }
-  return result;
-}
 
 // The body's bytes: a chunked MockResponse keeps its wire form, which HTTP/2 does not use.
 Buffer responseBody(const MockResponse& response) {
@@ -131,7 +85,11 @@ struct Http2ServerConnection::Callbacks {
 
   static int onDataChunkRecv(nghttp2_session*, uint8_t, int32_t streamId, const uint8_t* data,
                              size_t length, void* userData) {
-    if (Stream* s = stream(self(userData), streamId)) {
+    Stream* s = stream(self(userData), streamId);
+    if (s && s->connect) {
+      if (!s->inDiscarded) s->in.write(data, length);
+      s->changed.notify_all();
+    } else if (s) {
       Buffer bytes;
       bytes.write(data, length);
       s->body->write(bytes, static_cast<int64_t>(length));
@@ -145,9 +103,22 @@ struct Http2ServerConnection::Callbacks {
     auto it = c.streams_.find(frame->hd.stream_id);
     if (it == c.streams_.end()) return 0;
     std::shared_ptr<Stream>& s = it->second;
+    const bool endStream = frame->hd.flags & NGHTTP2_FLAG_END_STREAM;
+    if (frame->hd.type == NGHTTP2_HEADERS && !s->dispatched) {
+      for (const auto& [name, value] : s->headers) {
+        if (name == ":method" && value == "CONNECT") s->connect = true;
+      }
+    }
+    if (s->connect && endStream) {
+      s->inEnd = true;
+      s->changed.notify_all();
+    }
     if (s->refused || s->dispatched) return 0;
-    if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) {
+    if (endStream) {
       c.startResponder(s, false);
+    } else if (s->connect) {
+      // A tunnel (RFC 9113 §8.5, RFC 8441 §4): the request never ends while it is open.
+      c.startResponder(s, true);
     } else if (frame->hd.type == NGHTTP2_HEADERS) {
       // Policies that answer before the request body: decide on the response to come.
       const SocketPolicy policy = c.server_.dispatcher()->peek().socketPolicy();
@@ -159,11 +130,26 @@ struct Http2ServerConnection::Callbacks {
     return 0;
   }
 
-  static int onStreamClose(nghttp2_session*, int32_t streamId, uint32_t, void* userData) {
+  static int onFrameSend(nghttp2_session* session, const nghttp2_frame* frame, void* userData) {
+    if (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) return 0;
+    if (!(frame->hd.flags & NGHTTP2_FLAG_END_STREAM)) return 0;
+    Stream* s = stream(self(userData), frame->hd.stream_id);
+    if (!s) return 0;
+    s->endSent = true;
+    // The client's END_STREAM came already: the stream closes now, with nothing to stop.
+    if (s->resetAfterEnd && !nghttp2_session_get_stream_remote_close(session, s->id)) {
+      nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, s->id, *s->resetAfterEnd);
+    }
+    s->resetAfterEnd.reset();
+    return 0;
+  }
+
+  static int onStreamClose(nghttp2_session*, int32_t streamId, uint32_t errorCode, void* userData) {
     Http2ServerConnection& c = self(userData);
     auto it = c.streams_.find(streamId);
     if (it == c.streams_.end()) return 0;
     it->second->closed = true;
+    it->second->closeErrorCode = errorCode;
     it->second->changed.notify_all();
     c.streams_.erase(it);
     return 0;
@@ -212,6 +198,7 @@ Http2ServerConnection::Http2ServerConnection(ServerState& server, ConnectionSock
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &Callbacks::onDataChunkRecv);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Callbacks::onFrameRecv);
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Callbacks::onStreamClose);
+  nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, &Callbacks::onFrameSend);
   nghttp2_option* option = nullptr;
   if (nghttp2_option_new(&option) != 0) {
     nghttp2_session_callbacks_del(callbacks);
@@ -239,9 +226,14 @@ void Http2ServerConnection::serve() noexcept {
     }
     {
       std::lock_guard lock(mutex_);
-      nghttp2_settings_entry settings[] = {
+      std::vector<nghttp2_settings_entry> settings = {
           {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<uint32_t>(kServerWindowSize)}};
-      nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, 1);
+      // RFC 8441 §3. nghttp2 accepts a :protocol pseudo-header only once this is submitted, and
+      // refuses such a stream (RST_STREAM PROTOCOL_ERROR) without it.
+      if (server_.extendedConnect()) {
+        settings.push_back({NGHTTP2_SETTINGS_ENABLE_CONNECT_PROTOCOL, 1});
+      }
+      nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings.data(), settings.size());
       nghttp2_session_set_local_window_size(session_, NGHTTP2_FLAG_NONE, 0, kServerWindowSize);
     }
     flush();
@@ -311,7 +303,7 @@ void Http2ServerConnection::joinFinishedResponders(bool all) {
 RecordedRequest Http2ServerConnection::recordedRequest(Stream& stream) {
   std::lock_guard lock(mutex_);
   Headers::Builder headers;
-  std::string method, scheme = "http", authority, path = "/";
+  std::string method, scheme = "http", authority, path;
   for (const auto& [name, value] : stream.headers) {
     headers.addLenient(name, value);
     if (name == ":method") method = value;
@@ -319,11 +311,14 @@ RecordedRequest Http2ServerConnection::recordedRequest(Stream& stream) {
     if (name == ":authority") authority = value;
     if (name == ":path") path = value;
   }
+  // A plain CONNECT has no :path; its target is the authority (RFC 9113 §8.5), as in HTTP/1.1.
+  std::string target = path.empty() && method == "CONNECT" ? authority : path;
+  if (path.empty()) path = "/";
   if (authority.empty()) {
     authority = server_.hostAddress() + ":" + std::to_string(server_.port());
   }
   std::optional<HttpUrl> url = HttpUrl::parse(scheme + "://" + authority + path);
-  return RecordedRequest(method + " " + path + " HTTP/2", headers.build(), {},
+  return RecordedRequest(method + " " + target + " HTTP/2", headers.build(), {},
                          stream.body->receivedByteCount(), stream.body->kept().copy().readUtf8(),
                          stream.sequenceNumber, connectionIndex_, url ? *url : server_.rootUrl(),
                          nullptr, handshake_, handshakeServerNames_, stream.id);
@@ -335,6 +330,15 @@ void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool 
     server_.record(request);
     MockResponse response = server_.dispatcher()->dispatch(request);
     if (server_.closing().fired()) return;
+    if (response.webSocketListener() && isWebSocketConnect(request)) {
+      respondWebSocket(stream, request, response);
+      return;
+    }
+    if (bodyUnread) {
+      std::lock_guard lock(mutex_);
+      stream->inDiscarded = true;  // An ordinary response: the tunnel has no reader.
+      stream->in.clear();
+    }
     const SocketPolicy& policy = response.socketPolicy();
     if (const auto* reset = policy.getIf<SocketPolicy::ResetStreamAtStart>()) {
       {
@@ -382,10 +386,7 @@ void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool 
       std::lock_guard lock(mutex_);
       if (stream->closed || failed_) return;
       stream->trailers = response.trailers();
-      nghttp2_data_provider provider{};
-      provider.read_callback = &Callbacks::readResponseBody;
-      nghttp2_submit_response(session_, stream->id, headers.build(), headers.storage.size(),
-                              hasBody ? &provider : nullptr);
+      submitResponseLocked(*stream, headers, hasBody);
     }
     flush();
     if (hasBody) {
@@ -393,20 +394,15 @@ void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool 
       if (!writeBody(stream, response)) return;
     }
     if (const auto* doNotRead = policy.getIf<SocketPolicy::DoNotReadRequestBody>()) {
-      if (!awaitDrained(stream)) return;
       {
         std::lock_guard lock(mutex_);
-        if (!stream->closed) {
-          nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream->id,
-                                    doNotRead->http2ErrorCode);
-        }
+        resetAfterEndLocked(*stream, doNotRead->http2ErrorCode);
       }
       flush();
     } else if (bodyUnread) {
+      // The response is complete: the client may stop sending, without error (RFC 9113 §8.1).
       std::lock_guard lock(mutex_);
-      if (!stream->closed) {
-        nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream->id, NGHTTP2_NO_ERROR);
-      }
+      resetAfterEndLocked(*stream, NGHTTP2_NO_ERROR);
     }
     if (policy.is<SocketPolicy::DisconnectAtEnd>() ||
         policy.is<SocketPolicy::ShutdownServerAfterResponse>() ||
@@ -454,30 +450,47 @@ bool Http2ServerConnection::writeBody(const std::shared_ptr<Stream>& stream,
     }
     int64_t count = std::min({body.size(), bytesPerPeriod - sincePause, int64_t{64 * 1024}});
     if (disconnectHalfway) count = std::min(count, std::max<int64_t>(total / 2 - sent, 1));
-    {
-      std::unique_lock lock(mutex_);
-      while (stream->out.size() >= kMaxBufferedResponseBytes && !stream->closed && !failed_) {
-        stream->changed.wait_for(lock, std::chrono::milliseconds(50));
-        if (server_.closing().fired()) throw ServerClosedException();
-      }
-      if (stream->closed || failed_) return false;
-      stream->out.write(body, count);
-      if (stream->outDeferred) {
-        stream->outDeferred = false;
-        nghttp2_session_resume_data(session_, stream->id);
-      }
-    }
-    flush();
+    if (!writeOut(*stream, body, count)) return false;
     sent += count;
     sincePause += count;
   }
+  return endOut(*stream);
+}
+
+bool Http2ServerConnection::writeOut(
+    Stream& stream, Buffer& source, int64_t byteCount,
+    std::optional<std::chrono::steady_clock::time_point> deadline) {
+  {
+    std::unique_lock lock(mutex_);
+    while (stream.out.size() >= kMaxBufferedResponseBytes && !stream.closed && !stream.canceled &&
+           !failed_) {
+      auto wait = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+      if (deadline && *deadline <= std::chrono::steady_clock::now()) {
+        throw SocketTimeoutException("MockWebServer: timeout writing HTTP/2 stream " +
+                                     std::to_string(stream.id));
+      }
+      stream.changed.wait_until(lock, deadline ? std::min(wait, *deadline) : wait);
+      if (server_.closing().fired()) throw ServerClosedException();
+    }
+    if (stream.closed || stream.canceled || failed_) return false;
+    stream.out.write(source, byteCount);
+    if (stream.outDeferred) {
+      stream.outDeferred = false;
+      nghttp2_session_resume_data(session_, stream.id);
+    }
+  }
+  flush();
+  return true;
+}
+
+bool Http2ServerConnection::endOut(Stream& stream) {
   {
     std::lock_guard lock(mutex_);
-    if (stream->closed || failed_) return false;
-    stream->outEnd = true;
-    if (stream->outDeferred) {
-      stream->outDeferred = false;
-      nghttp2_session_resume_data(session_, stream->id);
+    if (stream.closed || stream.canceled || failed_) return false;
+    stream.outEnd = true;
+    if (stream.outDeferred) {
+      stream.outDeferred = false;
+      nghttp2_session_resume_data(session_, stream.id);
     }
   }
   flush();
@@ -491,6 +504,23 @@ bool Http2ServerConnection::awaitDrained(const std::shared_ptr<Stream>& stream) 
     if (server_.closing().fired()) throw ServerClosedException();
   }
   return !failed_;
+}
+
+void Http2ServerConnection::submitResponseLocked(Stream& stream, NameValues& headers,
+                                                 bool hasBody) {
+  nghttp2_data_provider provider{};
+  provider.read_callback = &Callbacks::readResponseBody;
+  nghttp2_submit_response(session_, stream.id, headers.build(), headers.storage.size(),
+                          hasBody ? &provider : nullptr);
+}
+
+void Http2ServerConnection::resetAfterEndLocked(Stream& stream, uint32_t errorCode) {
+  if (stream.closed || failed_) return;
+  if (stream.endSent) {
+    nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream.id, errorCode);
+  } else {
+    stream.resetAfterEnd = errorCode;  // Callbacks::onFrameSend sends it.
+  }
 }
 
 void Http2ServerConnection::disconnect() {

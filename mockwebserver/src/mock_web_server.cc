@@ -423,6 +423,14 @@ void MockWebServer::setGoAwayAfterStreams(int streamCount) {
   impl_->state.setGoAwayAfterStreams(streamCount);
 }
 
+void MockWebServer::setExtendedConnect(bool enabled) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->checkNotStartedLocked("setExtendedConnect");
+  impl_->state.setExtendedConnect(enabled);
+}
+
+bool MockWebServer::extendedConnect() const { return impl_->state.extendedConnect(); }
+
 std::string MockWebServer::toString() const {
   return "MockWebServer[" + std::to_string(started() ? impl_->state.port() : -1) + "]";
 }

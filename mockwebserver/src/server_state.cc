@@ -101,4 +101,14 @@ void ServerState::setGoAwayAfterStreams(int streamCount) {
   goAwayAfterStreams_ = streamCount;
 }
 
+bool ServerState::extendedConnect() const {
+  std::lock_guard lock(mutex_);
+  return extendedConnect_;
+}
+
+void ServerState::setExtendedConnect(bool enabled) {
+  std::lock_guard lock(mutex_);
+  extendedConnect_ = enabled;
+}
+
 }  // namespace tern::mockwebserver::internal

@@ -58,6 +58,10 @@ class ServerState {
   int goAwayAfterStreams() const;
   void setGoAwayAfterStreams(int streamCount);
 
+  // Whether HTTP/2 connections offer extended CONNECT (RFC 8441 §3); set before start().
+  bool extendedConnect() const;
+  void setExtendedConnect(bool enabled);
+
   // Adds `request` to the record takeRequest() reads and counts it.
   void record(RecordedRequest request);
   // The oldest recorded request not yet taken, waiting up to `timeout` for one.
@@ -91,6 +95,7 @@ class ServerState {
   int64_t bodyLimit_ = INT64_MAX;           // Guarded by mutex_.
   std::vector<Protocol> protocols_{Protocol::HTTP_2, Protocol::HTTP_1_1};  // Guarded by mutex_.
   int goAwayAfterStreams_ = 0;                                             // Guarded by mutex_.
+  bool extendedConnect_ = true;                                            // Guarded by mutex_.
 };
 
 }  // namespace tern::mockwebserver::internal

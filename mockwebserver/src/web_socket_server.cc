@@ -25,25 +25,44 @@ namespace {
 using tern::internal::RealWebSocket;
 using tern::internal::WebSocketExtensions;
 
-// The connection's streams as an UpgradedSocket. Closing a stream closes nothing: the connection
-// closes the socket once the WebSocket is done. The WebSocket may still use this object from
-// another thread after that (a cancel() from a test, a late failure closing the sink), when the
-// connection is gone: detach() first waits for every use in progress, and from then on each
-// use is refused (reads and writes fail as closed, cancel() does nothing), so nothing touches the
-// connection after serveWebSocket() returns.
-class ServerUpgradedSocket final : public UpgradedSocket {
+// An HTTP/1.1 connection's streams after its 101, as an UpgradedSocket. Closing a stream closes
+// nothing: the connection closes the socket once the WebSocket is done.
+class ConnectionUpgradedSocket final : public UpgradedSocket {
  public:
-  ServerUpgradedSocket(ConnectionSocket& socket, BufferedSource& source, BufferedSink& sink)
-      : socket_(socket), source_(*this, source), sink_(*this, sink) {}
+  ConnectionUpgradedSocket(ConnectionSocket& socket, BufferedSource& source, BufferedSink& sink)
+      : socket_(socket),
+        source_(source, "MockWebServer WebSocket"),
+        sink_(sink, "MockWebServer WebSocket") {}
+
+  Source& source() override { return source_; }
+  Sink& sink() override { return sink_; }
+  void cancel() override {
+    // Wakes a read blocked on the socket (it reads the end of the stream) and ends the output.
+    socket_.shutdownInput();
+    socket_.shutdownOutput();
+  }
+
+ private:
+  ConnectionSocket& socket_;
+  tern::internal::BorrowedSource source_;
+  tern::internal::FlushingSink sink_;
+};
+
+// Wraps the UpgradedSocket a WebSocket runs over so that it can be detached from what it refers
+// to (a connection, an HTTP/2 stream). The WebSocket may still use it from another thread after
+// runWebSocket() returned (a cancel() from a test, a late failure closing the sink), when the
+// connection is gone: detach() first waits for every use in progress, and from then on each use
+// is refused (reads and writes fail as closed, cancel() does nothing).
+class DetachableSocket final : public UpgradedSocket {
+ public:
+  explicit DetachableSocket(std::unique_ptr<UpgradedSocket> socket)
+      : socket_(std::move(socket)), source_(*this), sink_(*this) {}
 
   Source& source() override { return source_; }
   Sink& sink() override { return sink_; }
   void cancel() override {
     Use use(*this);
-    if (!use.attached()) return;
-    // Wakes a read blocked on the socket (it reads the end of the stream) and ends the output.
-    socket_.shutdownInput();
-    socket_.shutdownOutput();
+    if (use.attached()) socket_->cancel();
   }
 
   // Waits for the uses in progress (a blocked read or write is woken by cancel()) and refuses
@@ -56,11 +75,11 @@ class ServerUpgradedSocket final : public UpgradedSocket {
   }
 
  private:
-  // One use of the connection, while it is attached; throws IOException once detached (cancel()
+  // One use of the socket, while it is attached; throws IOException once detached (cancel()
   // checks attached() instead).
   class Use {
    public:
-    explicit Use(ServerUpgradedSocket& owner) : owner_(owner) {
+    explicit Use(DetachableSocket& owner) : owner_(owner) {
       std::lock_guard lock(owner_.mutex_);
       attached_ = !owner_.detached_;
       if (attached_) ++owner_.users_;
@@ -78,54 +97,54 @@ class ServerUpgradedSocket final : public UpgradedSocket {
     }
 
    private:
-    ServerUpgradedSocket& owner_;
+    DetachableSocket& owner_;
     bool attached_ = false;
   };
 
+  // timeout() is not guarded: the engine sets the read timeout once, before it reads.
   class GuardedSource final : public Source {
    public:
-    GuardedSource(ServerUpgradedSocket& owner, BufferedSource& source)
-        : owner_(owner), source_(source, "MockWebServer WebSocket") {}
+    explicit GuardedSource(DetachableSocket& owner) : owner_(owner) {}
     int64_t read(Buffer& sink, int64_t byteCount) override {
       Use use(owner_);
       use.require();
-      return source_.read(sink, byteCount);
+      return owner_.socket_->source().read(sink, byteCount);
     }
-    Timeout& timeout() override { return source_.timeout(); }
-    void close() override { source_.close(); }
+    Timeout& timeout() override { return owner_.socket_->source().timeout(); }
+    void close() override {
+      Use use(owner_);
+      if (use.attached()) owner_.socket_->source().close();  // Detached: nothing left to close.
+    }
 
    private:
-    ServerUpgradedSocket& owner_;
-    tern::internal::BorrowedSource source_;
+    DetachableSocket& owner_;
   };
 
   class GuardedSink final : public Sink {
    public:
-    GuardedSink(ServerUpgradedSocket& owner, BufferedSink& sink)
-        : owner_(owner), sink_(sink, "MockWebServer WebSocket") {}
+    explicit GuardedSink(DetachableSocket& owner) : owner_(owner) {}
     void write(Buffer& source, int64_t byteCount) override {
       Use use(owner_);
       use.require();
-      sink_.write(source, byteCount);
+      owner_.socket_->sink().write(source, byteCount);
     }
     void flush() override {
       Use use(owner_);
       use.require();
-      sink_.flush();
+      owner_.socket_->sink().flush();
     }
-    Timeout& timeout() override { return sink_.timeout(); }
+    Timeout& timeout() override { return owner_.socket_->sink().timeout(); }
     void close() override {
       Use use(owner_);
       use.require();
-      sink_.close();
+      owner_.socket_->sink().close();
     }
 
    private:
-    ServerUpgradedSocket& owner_;
-    tern::internal::FlushingSink sink_;
+    DetachableSocket& owner_;
   };
 
-  ConnectionSocket& socket_;
+  const std::unique_ptr<UpgradedSocket> socket_;
   std::mutex mutex_;
   std::condition_variable idle_;
   int users_ = 0;          // Guarded by mutex_.
@@ -154,26 +173,39 @@ void serveWebSocket(ConnectionSocket& socket, BufferedSource& source, BufferedSi
   sink.writeUtf8("\r\n");
   sink.flush();
 
+  runWebSocket(std::make_unique<ConnectionUpgradedSocket>(socket, source, sink),
+               webSocketHandshake(request, Protocol::HTTP_1_1, 101, "Switching Protocols", written),
+               response);
+}
+
+Response webSocketHandshake(const RecordedRequest& request, Protocol protocol, int code,
+                            std::string message, const Headers& headers) {
   Request::Builder handshake;
   handshake.url(request.url());
-  for (const auto& [name, value] : request.headers()) handshake.addHeader(name, value);
-  Response opened = Response::Builder()
-                        .request(handshake.build())
-                        .protocol(Protocol::HTTP_1_1)
-                        .code(101)
-                        .message("Switching Protocols")
-                        .headers(written)
-                        .build();
+  for (const auto& [name, value] : request.headers()) {
+    if (!name.starts_with(':')) handshake.addHeader(name, value);  // HTTP/2's pseudo-headers.
+  }
+  return Response::Builder()
+      .request(handshake.build())
+      .protocol(protocol)
+      .code(code)
+      .message(std::move(message))
+      .headers(headers)
+      .build();
+}
 
+void runWebSocket(std::unique_ptr<UpgradedSocket> socket, const Response& opened,
+                  const MockResponse& response) {
   RealWebSocket::Options options;
   options.isClient = false;
   auto webSocket =
       std::make_shared<RealWebSocket>(opened.request(), response.webSocketListener(), options);
-  auto upgraded = std::make_shared<ServerUpgradedSocket>(socket, source, sink);
-  webSocket->initReaderAndWriter("MockWebServer", upgraded, WebSocketExtensions::parse(written));
+  auto detachable = std::make_shared<DetachableSocket>(std::move(socket));
+  webSocket->initReaderAndWriter("MockWebServer", detachable,
+                                 WebSocketExtensions::parse(opened.headers()));
   webSocket->deliverOpen(opened);
   webSocket->loopReader();  // Returns once the socket closed or failed.
-  upgraded->detach();       // The connection is closed next: nothing may use it after this.
+  detachable->detach();     // The caller frees what the socket refers to next.
 }
 
 }  // namespace tern::mockwebserver::internal

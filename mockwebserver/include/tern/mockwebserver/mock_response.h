@@ -217,6 +217,9 @@ class TERN_API MockResponse::Builder {
   // when this response carries a Sec-WebSocket-Extensions header that agrees to it (add
   // "permessage-deflate" and any parameters): the server compresses and inflates per its
   // parameters, as tern's client does. The connection ends once the socket closes or fails.
+  // Over HTTP/2 it answers an extended CONNECT with :protocol "websocket" (RFC 8441): the status
+  // sent is 200, with this response's headers less Sec-WebSocket-Accept, and the stream is the
+  // WebSocket until it ends (see MockWebServer::setExtendedConnect()).
   Builder& webSocketUpgrade(std::shared_ptr<WebSocketListener> listener);
 
   MockResponse build() const&;

@@ -168,6 +168,14 @@ class TERN_API MockWebServer {
   // default) never sends GOAWAY. Throws std::invalid_argument if negative.
   void setGoAwayAfterStreams(int streamCount);
 
+  // HTTP/2: whether the server's first SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL = 1, so
+  // clients may open WebSockets over HTTP/2 with extended CONNECT (RFC 8441). On by default; off,
+  // a request with a :protocol pseudo-header is refused (RST_STREAM PROTOCOL_ERROR), as by a
+  // server without RFC 8441. A stream whose response has webSocketUpgrade() is answered 200 and
+  // becomes the WebSocket (see docs/mockwebserver.md). Throws std::logic_error once started.
+  void setExtendedConnect(bool enabled);
+  bool extendedConnect() const;
+
   // Keeps at most `bodyLimit` bytes of each request body in RecordedRequest::body() (bodySize()
   // still counts them all). Unlimited by default. Throws std::invalid_argument if negative.
   void setBodyLimit(int64_t bodyLimit);
