@@ -330,7 +330,14 @@ void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool 
     server_.record(request);
     MockResponse response = server_.dispatcher()->dispatch(request);
     if (server_.closing().fired()) return;
-    if (response.webSocketListener() && isWebSocketConnect(request)) {
+    const SocketPolicy& policy = response.socketPolicy();
+    // The policies that answer nothing come first, as over HTTP/1.1: a WebSocket's handshake
+    // meets them too.
+    const bool unanswered = policy.is<SocketPolicy::ResetStreamAtStart>() ||
+                            policy.is<SocketPolicy::NoResponse>() ||
+                            policy.is<SocketPolicy::DisconnectAfterRequest>() ||
+                            policy.is<SocketPolicy::HalfCloseAfterRequest>();
+    if (!unanswered && response.webSocketListener() && isWebSocketConnect(request)) {
       respondWebSocket(stream, request, response);
       return;
     }
@@ -339,7 +346,6 @@ void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool 
       stream->inDiscarded = true;  // An ordinary response: the tunnel has no reader.
       stream->in.clear();
     }
-    const SocketPolicy& policy = response.socketPolicy();
     if (const auto* reset = policy.getIf<SocketPolicy::ResetStreamAtStart>()) {
       {
         std::lock_guard lock(mutex_);

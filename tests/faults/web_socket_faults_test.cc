@@ -1,9 +1,11 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // WebSockets in the fault matrix: every MockWebServer SocketPolicy that can hit a WebSocket's
-// handshake × {ws, wss}, and faults after the socket opened (the server drops the connection,
-// half-closes it, or the server shuts down). In every cell the listener hears exactly one final
-// callback (onFailure, well inside the test's wait: nothing hangs), the handshake call ends, no
-// file descriptor leaks, and the next WebSocket to the same server opens and echoes.
+// handshake × {ws, wss, and over HTTP/2 (RFC 8441) h2 and h2c}, and faults after the socket
+// opened (the server drops it). In every cell the listener hears exactly one final callback
+// (onFailure, well inside the test's wait: nothing hangs), the handshake call ends, no file
+// descriptor leaks, and the next WebSocket to the same server opens and echoes. Over HTTP/2 the
+// socket is a stream of a pooled connection, so the faults are the ones a stream meets: the
+// connection dropped or half-closed after the request, no answer, the stream reset.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -53,7 +55,33 @@ std::vector<Fault> handshakeFaults() {
   };
 }
 
-// Over ws:// or wss:// (set tls_ before SetUp()).
+// What a WebSocket's extended CONNECT stream can meet on a pooled HTTP/2 connection.
+std::vector<Fault> http2HandshakeFaults() {
+  return {
+      {"DisconnectAfterRequest", SocketPolicy::DisconnectAfterRequest{}},
+      {"HalfCloseAfterRequest", SocketPolicy::HalfCloseAfterRequest{}},
+      {"NoResponse", SocketPolicy::NoResponse{}},
+      {"ResetStreamAtStart", SocketPolicy::ResetStreamAtStart{7}},  // REFUSED_STREAM.
+  };
+}
+
+enum class Transport { kWs, kWss, kH2, kH2c };
+
+std::string transportName(Transport transport) {
+  switch (transport) {
+    case Transport::kWs:
+      return "Ws";
+    case Transport::kWss:
+      return "Wss";
+    case Transport::kH2:
+      return "H2";
+    case Transport::kH2c:
+      return "H2c";
+  }
+  return "?";
+}
+
+// Over ws://, wss://, or a pooled HTTP/2 connection (set transport_ before SetUp()).
 class WebSocketFaultsBase {
  protected:
   void setUp() {
@@ -62,6 +90,15 @@ class WebSocketFaultsBase {
       server_.useHttps(certificates_.server());
       builder_.handshakeCertificates(certificates_.clientTrust());
     }
+    if (transport_ == Transport::kH2c) {
+      server_.setProtocols({Protocol::H2_PRIOR_KNOWLEDGE});
+      builder_.protocols({Protocol::H2_PRIOR_KNOWLEDGE});
+    }
+    // A handshake that failed on a pooled connection (or a refused stream) is retried on a new
+    // one, as any call is; that retry would take the next queued response. Each cell is about
+    // the one fault.
+    if (http2()) builder_.retryOnConnectionFailure(false);
+    client_ = builder_.build();
     server_.start();
     fdBaseline_ = openFileDescriptorCount();
   }
@@ -77,19 +114,32 @@ class WebSocketFaultsBase {
     }
   }
 
-  bool tls() const { return tls_; }
+  bool tls() const { return transport_ == Transport::kWss || transport_ == Transport::kH2; }
+  bool http2() const { return transport_ == Transport::kH2 || transport_ == Transport::kH2c; }
+
+  // Over HTTP/2, an ordinary request puts a connection in the pool for the next socket to ride.
+  // Call it before enqueueing the socket's response.
+  void poolConnection() {
+    if (!http2()) return;
+    server_.enqueue(MockResponse::Builder().body("pooled").build());
+    Response response =
+        client_.newCall(Request::Builder().url(server_.url("/pooled")).build())->execute();
+    EXPECT_EQ(response.body()->string(), "pooled");
+  }
 
   std::shared_ptr<WebSocket> open(const std::shared_ptr<WebSocketRecorder>& listener) {
-    return builder_.build().newWebSocket(Request::Builder().url(server_.url("/")).build(),
-                                         listener);
+    return client_.newWebSocket(Request::Builder().url(server_.url("/")).build(), listener);
   }
 
   // The next socket to the same server opens and echoes, and then closes cleanly.
   void assertNextSocketWorks() {
+    poolConnection();
     server_.enqueue(MockResponse::Builder().webSocketUpgrade(std::make_shared<Echo>()).build());
     auto listener = std::make_shared<WebSocketRecorder>("next client");
     auto socket = open(listener);
-    listener->assertOpen();
+    EXPECT_EQ(
+        listener->assertOpen(),
+        http2() ? (tls() ? Protocol::HTTP_2 : Protocol::H2_PRIOR_KNOWLEDGE) : Protocol::HTTP_1_1);
     EXPECT_TRUE(socket->send("still works"));
     listener->assertTextMessage("still works");
     EXPECT_TRUE(socket->close(1000, ""));
@@ -100,35 +150,37 @@ class WebSocketFaultsBase {
   TestCertificates certificates_;
   MockWebServer server_;
   Client::Builder builder_;
+  Client client_;
   std::shared_ptr<RecordingEventListener::Factory> events_ =
       std::make_shared<RecordingEventListener::Factory>();
   int fdBaseline_ = -1;
-  bool tls_ = false;
+  Transport transport_ = Transport::kWs;
 };
 
-class WebSocketFaultsTest : public ::testing::TestWithParam<std::tuple<Fault, bool>>,
+class WebSocketFaultsTest : public ::testing::TestWithParam<std::tuple<Fault, Transport>>,
                             protected WebSocketFaultsBase {
  protected:
   void SetUp() override {
-    tls_ = std::get<1>(GetParam());
-    if (fault().httpsOnly && !tls_) GTEST_SKIP() << "only a TLS server has a handshake to fail";
+    transport_ = std::get<1>(GetParam());
+    if (fault().httpsOnly && !tls()) GTEST_SKIP() << "only a TLS server has a handshake to fail";
     setUp();
   }
   void TearDown() override { tearDown(); }
   const Fault& fault() const { return std::get<0>(GetParam()); }
 };
 
-class WebSocketOpenFaultsTest : public ::testing::TestWithParam<bool>,
+class WebSocketOpenFaultsTest : public ::testing::TestWithParam<Transport>,
                                 protected WebSocketFaultsBase {
  protected:
   void SetUp() override {
-    tls_ = GetParam();
+    transport_ = GetParam();
     setUp();
   }
   void TearDown() override { tearDown(); }
 };
 
 TEST_P(WebSocketFaultsTest, HandshakeFaultFailsTheSocketOnce) {
+  poolConnection();
   server_.enqueue(MockResponse::Builder()
                       .webSocketUpgrade(std::make_shared<Echo>())
                       .socketPolicy(fault().policy)
@@ -149,6 +201,7 @@ TEST_P(WebSocketFaultsTest, HandshakeFaultFailsTheSocketOnce) {
 TEST_P(WebSocketOpenFaultsTest, ServerDropsAnOpenSocket) {
   // After the handshake the server's side cancels (drops the connection) mid-conversation.
   auto serverListener = std::make_shared<WebSocketRecorder>("server");
+  poolConnection();
   server_.enqueue(MockResponse::Builder().webSocketUpgrade(serverListener).build());
   auto listener = std::make_shared<WebSocketRecorder>("client");
   auto socket = open(listener);
@@ -161,21 +214,30 @@ TEST_P(WebSocketOpenFaultsTest, ServerDropsAnOpenSocket) {
   listener->assertExhausted();
   socket.reset();
   assertNextSocketWorks();
+  client_.connectionPool()->evictAll();  // The HTTP/2 connection the sockets rode, if any.
   EXPECT_TRUE(fileDescriptorsReturnTo(fdBaseline_ + 2))  // The server's listening socket may grow.
       << openFileDescriptorCount() << " descriptors open, " << fdBaseline_ << " before";
 }
 
+std::string cellName(const ::testing::TestParamInfo<std::tuple<Fault, Transport>>& info) {
+  return std::get<0>(info.param).name + transportName(std::get<1>(info.param));
+}
+
 INSTANTIATE_TEST_SUITE_P(Matrix, WebSocketFaultsTest,
                          ::testing::Combine(::testing::ValuesIn(handshakeFaults()),
-                                            ::testing::Bool()),
-                         [](const ::testing::TestParamInfo<std::tuple<Fault, bool>>& info) {
-                           return std::get<0>(info.param).name +
-                                  (std::get<1>(info.param) ? "Wss" : "Ws");
-                         });
+                                            ::testing::Values(Transport::kWs, Transport::kWss)),
+                         cellName);
 
-INSTANTIATE_TEST_SUITE_P(Transports, WebSocketOpenFaultsTest, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& info) {
-                           return std::string(info.param ? "Wss" : "Ws");
+INSTANTIATE_TEST_SUITE_P(Http2, WebSocketFaultsTest,
+                         ::testing::Combine(::testing::ValuesIn(http2HandshakeFaults()),
+                                            ::testing::Values(Transport::kH2, Transport::kH2c)),
+                         cellName);
+
+INSTANTIATE_TEST_SUITE_P(Transports, WebSocketOpenFaultsTest,
+                         ::testing::Values(Transport::kWs, Transport::kWss, Transport::kH2,
+                                           Transport::kH2c),
+                         [](const ::testing::TestParamInfo<Transport>& info) {
+                           return transportName(info.param);
                          });
 
 }  // namespace
