@@ -167,10 +167,14 @@ void Http2Stream::receiveEndStreamLocked() {
 void Http2Stream::closedLocked(uint32_t errorCode) {
   closedInSession_ = true;
   sendBuffer_.clear();
-  if (!finished_ || errorCode != 0 || !sendClosed_) {
+  if (!finished_ || errorCode != 0) {
     // Reset by either side (RFC 9113 §6.4), refused by GOAWAY (nghttp2 reports REFUSED_STREAM
     // for streams above the last stream id), or closed before the response ended.
     failLocked(std::make_exception_ptr(streamResetException(errorCode)));
+  } else if (!sendClosed_) {
+    // RFC 9113 §8.1: after a complete response, RST_STREAM(NO_ERROR) asks the client to stop
+    // sending without error (a server that did not want the rest of a body, a tunnel's end).
+    sendAborted_ = true;
   }
   signalLocked();
 }
@@ -258,6 +262,10 @@ void Http2Stream::StreamSink::write(Buffer& source, int64_t byteCount) {
       while (true) {
         if (s.sendClosed_) throw std::logic_error("Http2Stream: sink closed");
         if (s.failure_) std::rethrow_exception(copyOf(s.failure_));
+        if (s.sendAborted_) {
+          source.skip(byteCount);  // The peer asked for no more (see sendAborted_).
+          return;
+        }
         if (s.sendBuffer_.size() < kMaxBufferedRequestBytes) break;
         s.waitLocked(lock, s.writeTimeout_);
       }

@@ -173,7 +173,10 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
   bool sourceExhausted_ TERN_GUARDED_BY(mutex_) = false;  // source() returned -1.
   Buffer sendBuffer_ TERN_GUARDED_BY(mutex_);  // Request body bytes nghttp2 has not taken.
   bool sendClosed_ TERN_GUARDED_BY(mutex_);    // No more request body: none, or sink() closed.
-  bool sendDeferred_ TERN_GUARDED_BY(mutex_) = false;     // nghttp2 waits for resumeData.
+  bool sendDeferred_ TERN_GUARDED_BY(mutex_) = false;  // nghttp2 waits for resumeData.
+  // The peer ended its response and then reset the stream with NO_ERROR: stop sending, without
+  // error (RFC 9113 §8.1). What the sink is still given is dropped.
+  bool sendAborted_ TERN_GUARDED_BY(mutex_) = false;
   bool closedInSession_ TERN_GUARDED_BY(mutex_) = false;  // nghttp2 closed the stream.
   std::exception_ptr failure_ TERN_GUARDED_BY(mutex_);    // Why the stream failed, or null.
   bool canceled_ TERN_GUARDED_BY(mutex_) = false;         // closeLater(CANCEL) ran.

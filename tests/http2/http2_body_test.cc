@@ -97,6 +97,46 @@ TEST_F(Http2BodyTest, DuplexBodyStreamsWhileTheResponseArrives) {
   EXPECT_EQ(finished.wait_for(5s), std::future_status::ready);
 }
 
+// RFC 9113 §8.1: a server that sent its whole response may reset the stream with NO_ERROR to
+// stop the request body; that is no error, so what the body still writes is dropped quietly.
+TEST_F(Http2BodyTest, NoErrorResetAfterACompleteResponseStopsTheBodyQuietly) {
+  class LateBody final : public RequestBody {
+   public:
+    explicit LateBody(std::shared_future<void> proceed) : proceed_(std::move(proceed)) {}
+    std::optional<MediaType> contentType() const override { return std::nullopt; }
+    bool isDuplex() const override { return true; }
+    void writeTo(BufferedSink& sink) override {
+      proceed_.wait();
+      try {
+        sink.writeUtf8(std::string(100000, 'x'));
+        sink.flush();
+        outcome.set_value("written");
+      } catch (const IOException& e) {
+        outcome.set_value(e.what());
+      }
+    }
+    std::promise<std::string> outcome;
+
+   private:
+    std::shared_future<void> proceed_;
+  };
+  server.enqueue(MockResponse::Builder()
+                     .body("complete")
+                     .socketPolicy(SocketPolicy::DoNotReadRequestBody{0})
+                     .build());
+  std::promise<void> proceed;
+  auto requestBody = std::make_shared<LateBody>(proceed.get_future().share());
+  std::future<std::string> outcome = requestBody->outcome.get_future();
+  Response response = execute(Request::Builder().url(server.url("/")).post(requestBody).build());
+  EXPECT_EQ(response.body()->string(), "complete");
+  std::this_thread::sleep_for(100ms);  // The server's RST_STREAM(NO_ERROR) arrives.
+  proceed.set_value();
+  ASSERT_EQ(outcome.wait_for(5s), std::future_status::ready);
+  EXPECT_EQ(outcome.get(), "written");
+  server.enqueue(body("next"));
+  EXPECT_EQ(fetch(), "next");  // The connection carries on.
+}
+
 TEST_F(Http2BodyTest, DuplexBodyIsSentWhole) {
   server.enqueue(body("ok"));
   std::promise<void> proceed;
