@@ -211,6 +211,10 @@ void TaskRunner::runWorker() {
     } catch (...) {
       std::fprintf(stderr, "tern: task \"%s\" threw\n", task->name().c_str());
     }
+    // Whatever OpenSSL keeps per thread (the error queue a TLS read or write makes) goes now:
+    // a runner thread may idle for a minute, or still be parked when the program's leak checks
+    // run. OpenSSL makes it again when the thread next needs it; without any, this is cheap.
+    OPENSSL_thread_stop();
     lock.lock();
     afterRun(task, delay);
   }

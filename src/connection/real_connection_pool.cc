@@ -1,8 +1,6 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "connection/real_connection_pool.h"
 
-#include <openssl/crypto.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -517,10 +515,6 @@ std::chrono::nanoseconds RealConnectionPool::ensureMinimumConnections(Policy& po
     // Why it failed (DNS, refused, TLS, a limit, a cancel) is of no use to anyone: there is no
     // call to fail, and the pool tries again after the backoff (or when a place is given back).
   }
-  // The warming ran OpenSSL on a TaskRunner thread that may idle for a minute or outlive the
-  // program's checks: free this thread's OpenSSL state (its error queue) now; OpenSSL makes it
-  // again when the thread next needs it.
-  OPENSSL_thread_stop();
   std::shared_ptr<RealConnection> connection = user->connection();
   user->releaseConnectionNoEvents();  // Idle in the pool now (or closed, if it was refused).
 

@@ -1,8 +1,6 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "ws/real_web_socket.h"
 
-#include <openssl/crypto.h>
-
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -154,7 +152,6 @@ void RealWebSocket::initReaderAndWriter(const std::string& name,
       writerQueue_->schedule("ping " + name, options_.pingInterval, [weakSelf] {
         std::shared_ptr<RealWebSocket> self = weakSelf.lock();
         std::chrono::nanoseconds next = self ? self->writePingFrame() : Task::kNoRepeat;
-        OPENSSL_thread_stop();  // The state a wss ping left on this TaskRunner thread.
         return next;
       });
     }
@@ -175,10 +172,6 @@ void RealWebSocket::startReading(std::shared_ptr<const Response> response) {
                         [self = shared_from_this(), response = std::move(response)]() mutable {
                           self->deliverOpen(*response);
                           self->loopReader();
-                          // This TaskRunner thread may idle for a minute, or outlive the
-                          // program's OpenSSL: free the state wss reads left on it (OpenSSL's
-                          // error queue) now, as the pool's warming does.
-                          OPENSSL_thread_stop();
                           // Lets go of the socket here, not when the runner drops the task
                           // (under its lock): the last reference may be this one, and the
                           // destructor destroys task queues.
@@ -302,7 +295,6 @@ void RealWebSocket::runWriter() {
     if (!self) return;
     while (self->writeOneFrame()) {
     }
-    OPENSSL_thread_stop();  // The state wss writes left on this TaskRunner thread (see above).
   });
 }
 
@@ -360,7 +352,6 @@ bool RealWebSocket::writeOneFrame() {
                                   std::to_string(timeout.count()) + " ms")),
                               nullptr);
         }
-        OPENSSL_thread_stop();  // The state closing a wss connection left on this thread.
       });
     }
   }
