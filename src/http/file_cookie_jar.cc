@@ -7,8 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
@@ -104,7 +102,9 @@ std::optional<Cookie> parseLine(std::string_view line, bool junkSessionCookies) 
   }
 }
 
-std::string errorText(int error) { return std::error_code(error, std::generic_category()).message(); }
+std::string errorText(int error) {
+  return std::error_code(error, std::generic_category()).message();
+}
 
 // Closes a file descriptor on every path out.
 class FdCloser {
@@ -245,16 +245,22 @@ void FileCookieJar::writeFile(const std::filesystem::path& path,
 
 std::vector<Cookie> FileCookieJar::readFile(const std::filesystem::path& path,
                                             bool junkSessionCookies) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    int error = errno;
-    std::error_code ignored;
-    if (!std::filesystem::exists(path, ignored)) return {};
-    throw IOException("Cannot read cookies from " + path.string() + ": " + errorText(error));
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return {};  // No file yet: no cookies, as curl's -b.
+    throw IOException("Cannot read cookies from " + path.string() + ": " + errorText(errno));
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    throw IOException("Cannot read cookies from " + path.string() + ": read failed");
+  FdCloser closer(fd);
+  std::string text;
+  char buffer[8192];
+  while (true) {
+    ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw IOException("Cannot read cookies from " + path.string() + ": " + errorText(errno));
+    }
+    text.append(buffer, static_cast<size_t>(n));
   }
   return parse(text, junkSessionCookies);
 }

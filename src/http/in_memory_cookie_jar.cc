@@ -10,6 +10,7 @@
 #include "concurrent/mutex.h"
 #include "http/cookie_rules.h"
 #include "io/ascii.h"
+#include "url/host_parser.h"
 #include "url/public_suffix.h"
 
 namespace tern {
@@ -44,8 +45,15 @@ bool violatesPrefix(const Cookie& cookie) {
 // The group a cookie counts against for maxCookiesPerDomain: its registrable domain, or (an IP
 // address, "localhost") its domain.
 std::string limitGroup(const std::string& domain) {
+  if (internal::isIpAddressHost(domain)) return domain;
   std::optional<std::string> registrable = internal::registrableDomain(domain);
   return registrable ? *registrable : domain;
+}
+
+// True if no domain cookie may name `domain`: a public suffix ("co.uk", "localhost") or an IP
+// address, which has no subdomains.
+bool isPublicSuffix(const std::string& domain) {
+  return internal::isIpAddressHost(domain) || !internal::registrableDomain(domain);
 }
 
 // `cookie` made host-only for its domain (a Domain attribute naming a public suffix that is the
@@ -189,7 +197,7 @@ void InMemoryCookieJar::saveFromResponse(const HttpUrl& url, const std::vector<C
       if (received.domain() != host) continue;
     } else if (!cookieDomainMatch(host, received.domain())) {
       continue;
-    } else if (!internal::registrableDomain(received.domain())) {
+    } else if (isPublicSuffix(received.domain())) {
       // A public suffix ("co.uk", or an IP address, "localhost"): only the host itself may name
       // it, and then the cookie is host-only (RFC 6265bis §5.7 step 9).
       if (received.domain() != host) continue;
@@ -224,7 +232,7 @@ void InMemoryCookieJar::add(const Cookie& cookie, std::optional<int64_t> creatio
   if (cookie.name().size() + cookie.value().size() > state_->limits.maxCookieSize) return;
   if (violatesPrefix(cookie)) return;
   int64_t now = this->now();
-  bool publicSuffix = !cookie.hostOnly() && !internal::registrableDomain(cookie.domain());
+  bool publicSuffix = !cookie.hostOnly() && isPublicSuffix(cookie.domain());
   internal::MutexLock lock(state_->mutex);
   // A domain cookie for a public suffix reaches no further than that host.
   state_->store(publicSuffix ? asHostOnly(cookie) : cookie, creationTime, now);

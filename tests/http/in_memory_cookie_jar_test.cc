@@ -70,11 +70,13 @@ TEST_F(InMemoryCookieJarTest, DomainCookieGoesToSubdomains) {
 }
 
 TEST_F(InMemoryCookieJarTest, DomainOfAnotherSiteIsRejected) {
-  receive("http://www.example.com/", {"a=1; Domain=example.org", "b=2; Domain=sub.www.example.com"});
+  receive("http://www.example.com/",
+          {"a=1; Domain=example.org", "b=2; Domain=sub.www.example.com"});
   // A hand-built cookie for another domain is checked by the jar too.
-  jar.saveFromResponse(HttpUrl::get("http://www.example.com/"),
-                       {Cookie::Builder().name("c").value("3").domain("example.org").build(),
-                        Cookie::Builder().name("d").value("4").hostOnlyDomain("other.com").build()});
+  jar.saveFromResponse(
+      HttpUrl::get("http://www.example.com/"),
+      {Cookie::Builder().name("c").value("3").domain("example.org").build(),
+       Cookie::Builder().name("d").value("4").hostOnlyDomain("other.com").build()});
   EXPECT_TRUE(jar.cookies().empty());
 }
 
@@ -166,9 +168,8 @@ TEST_F(InMemoryCookieJarTest, ExpiresExpires) {
 }
 
 TEST_F(InMemoryCookieJarTest, MaxAgeWinsOverExpires) {
-  receive("http://example.com/",
-          {"a=1; Expires=Tue, 01 Jan 2030 00:00:10 GMT; Max-Age=3600",
-           "b=2; Max-Age=10; Expires=Wed, 01 Jan 2031 00:00:00 GMT"});
+  receive("http://example.com/", {"a=1; Expires=Tue, 01 Jan 2030 00:00:10 GMT; Max-Age=3600",
+                                  "b=2; Max-Age=10; Expires=Wed, 01 Jan 2031 00:00:00 GMT"});
   advance(std::chrono::seconds(30));
   EXPECT_EQ(header("http://example.com/"), "a=1");
 }
@@ -176,8 +177,8 @@ TEST_F(InMemoryCookieJarTest, MaxAgeWinsOverExpires) {
 TEST_F(InMemoryCookieJarTest, PastExpiryDeletesTheStoredCookie) {
   receive("http://example.com/", {"a=1", "b=2", "c=3"});
   receive("http://example.com/",
-          {"a=gone; Max-Age=0", "b=gone; Expires=Thu, 01 Jan 1970 00:00:00 GMT",
-           "c=x; Max-Age=-1", "d=never; Max-Age=0"});
+          {"a=gone; Max-Age=0", "b=gone; Expires=Thu, 01 Jan 1970 00:00:00 GMT", "c=x; Max-Age=-1",
+           "d=never; Max-Age=0"});
   EXPECT_TRUE(jar.cookies().empty());
 }
 
@@ -288,7 +289,8 @@ TEST_F(InMemoryCookieJarTest, LimitsMustBePositive) {
 TEST_F(InMemoryCookieJarTest, AddSkipsTheOriginChecks) {
   jar.add(Cookie::Builder().name("a").value("1").domain("example.com").secure().build());
   jar.add(Cookie::Builder().name("b").value("2").domain("co.uk").build());  // Made host-only.
-  jar.add(Cookie::Builder().name("gone").value("x").hostOnlyDomain("example.com").expiresAt(1).build());
+  jar.add(
+      Cookie::Builder().name("gone").value("x").hostOnlyDomain("example.com").expiresAt(1).build());
   EXPECT_EQ(header("https://www.example.com/"), "a=1");
   EXPECT_EQ(header("http://co.uk/"), "b=2");
   EXPECT_EQ(header("http://x.co.uk/"), "");
