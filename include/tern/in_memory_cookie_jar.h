@@ -15,22 +15,22 @@
 
 namespace tern {
 
-// A CookieJar that keeps cookies in memory by the storage model of RFC 6265bis §5.7 (the rules a
-// browser follows), for the life of the jar:
+// A CookieJar that keeps cookies in memory by the storage model of RFC 6265bis
+// (draft-ietf-httpbis-rfc6265bis-12 §5.6, the rules a browser follows), for the life of the jar:
 // - host-only cookies go back to the exact host that set them, domain cookies to the domain and
 //   its subdomains; a Domain that is a public suffix is rejected unless it is the host itself,
-//   which makes the cookie host-only (§5.7 step 9);
+//   which makes the cookie host-only (§5.6);
 // - a cookie goes to URLs whose path path-matches its Path (or default path);
 // - a Secure cookie is accepted only from https and sent only over https; a cookie from http
-//   cannot replace or shadow a Secure cookie of the same name (§5.7 step 16); the __Secure- and
+//   cannot replace or shadow a Secure cookie of the same name (§5.6); the __Secure- and
 //   __Host- name prefixes are enforced (§4.1.3);
 // - a cookie with the same name, domain, host-only flag and path replaces the stored one and
 //   keeps its creation time; one that has expired (Max-Age ≤ 0, an Expires in the past) deletes
 //   it instead. Max-Age wins over Expires (Cookie::parse);
 // - limits: a cookie whose name and value together exceed maxCookieSize bytes is rejected
-//   (§5.7 step 3: 4096); beyond maxCookiesPerDomain for one registrable domain or maxCookies in
-//   all, expired cookies go first, then the least recently used (§5.7's "excess cookies");
-// - the Cookie header lists longer paths first, then earlier creation times (§5.8.3 step 2).
+//   (4096); beyond maxCookiesPerDomain for one registrable domain or maxCookies in
+//   all, expired cookies go first, then the least recently used (§5.6's "excess cookies");
+// - the Cookie header lists longer paths first, then earlier creation times (§5.7.3).
 // HttpOnly and SameSite are kept as attributes; an HTTP client sends cookies regardless.
 //
 //   auto jar = std::make_shared<tern::InMemoryCookieJar>();

@@ -25,8 +25,8 @@ int64_t systemTimeMillis() {
       .count();
 }
 
-// The name prefixes of RFC 6265bis §4.1.3, matched without regard to case as §5.7 steps 19 and
-// 20 say.
+// The name prefixes of RFC 6265bis §4.1.3, matched without regard to case as its storage model
+// (§5.6) says.
 bool hasPrefix(std::string_view name, std::string_view prefix) {
   return name.size() >= prefix.size() &&
          internal::equalsIgnoreCase(name.substr(0, prefix.size()), prefix);
@@ -57,7 +57,7 @@ bool isPublicSuffix(const std::string& domain) {
 }
 
 // `cookie` made host-only for its domain (a Domain attribute naming a public suffix that is the
-// host itself: RFC 6265bis §5.7 step 9).
+// host itself: RFC 6265bis §5.6).
 Cookie asHostOnly(const Cookie& cookie) {
   return cookie.newBuilder().hostOnlyDomain(cookie.domain()).build();
 }
@@ -88,7 +88,7 @@ struct InMemoryCookieJar::State {
   }
 
   // True if a Secure cookie stored for a related domain and path would be shadowed by `cookie`
-  // from an insecure origin (RFC 6265bis §5.7 step 16: http cannot overwrite https's cookies).
+  // from an insecure origin (RFC 6265bis §5.6: http cannot overwrite https's cookies).
   bool shadowsSecureCookie(const Cookie& cookie) TERN_REQUIRES(mutex) {
     return std::any_of(entries.begin(), entries.end(), [&](const Entry& entry) {
       const Cookie& stored = entry.cookie;
@@ -100,7 +100,7 @@ struct InMemoryCookieJar::State {
   }
 
   // Stores `cookie`, replacing its namesake (same name, domain, host-only flag and path) and
-  // keeping that one's creation time; an expired cookie only deletes the namesake (§5.7 step 22).
+  // keeping that one's creation time; an expired cookie only deletes the namesake (§5.6).
   void store(const Cookie& cookie, std::optional<int64_t> creationTime, int64_t now)
       TERN_REQUIRES(mutex) {
     auto old = std::find_if(entries.begin(), entries.end(), [&](const Entry& entry) {
@@ -123,7 +123,7 @@ struct InMemoryCookieJar::State {
   }
 
   // Removes excess cookies: in `group` beyond maxCookiesPerDomain, then in all beyond
-  // maxCookies; expired ones first, then the least recently used (RFC 6265bis §5.7 "excess
+  // maxCookies; expired ones first, then the least recently used (RFC 6265bis §5.6's "excess
   // cookies", as browsers do).
   void enforceLimits(const std::string& group, int64_t now) TERN_REQUIRES(mutex) {
     auto inGroup = [&](const Entry& entry) { return entry.group == group; };
@@ -160,7 +160,7 @@ struct InMemoryCookieJar::State {
     });
   }
 
-  // Cookie header order (RFC 6265bis §5.8.3 step 2): longer paths first, then earlier creation.
+  // Cookie header order (RFC 6265bis §5.7.3): longer paths first, then earlier creation.
   static bool headerOrder(const Entry* a, const Entry* b) {
     if (a->cookie.path().size() != b->cookie.path().size()) {
       return a->cookie.path().size() > b->cookie.path().size();
@@ -199,11 +199,11 @@ void InMemoryCookieJar::saveFromResponse(const HttpUrl& url, const std::vector<C
       continue;
     } else if (isPublicSuffix(received.domain())) {
       // A public suffix ("co.uk", or an IP address, "localhost"): only the host itself may name
-      // it, and then the cookie is host-only (RFC 6265bis §5.7 step 9).
+      // it, and then the cookie is host-only (RFC 6265bis §5.6).
       if (received.domain() != host) continue;
       cookie = asHostOnly(received);
     }
-    if (cookie->secure() && !secureOrigin) continue;  // §5.7 step 10.
+    if (cookie->secure() && !secureOrigin) continue;  // §5.6.
     if (violatesPrefix(*cookie)) continue;
     if (!cookie->secure() && !secureOrigin && state_->shadowsSecureCookie(*cookie)) continue;
     state_->store(*cookie, std::nullopt, now);

@@ -44,7 +44,7 @@ std::shared_ptr<CookieEngine> CookieEngine::forOptions(const Options& options) {
   if (options.cookies.empty() && options.cookieFiles.empty() && !options.cookieJar) {
     return nullptr;
   }
-  return std::shared_ptr<CookieEngine>(new CookieEngine(options));
+  return std::make_shared<CookieEngine>(options);
 }
 
 CookieEngine::CookieEngine(const Options& options) : jarFile_(options.cookieJar) {

@@ -31,6 +31,9 @@ class CookieEngine final : public CookieJar {
   // The engine for `options`, or null if they name no cookie option.
   static std::shared_ptr<CookieEngine> forOptions(const Options& options);
 
+  // The engine for `options` (forOptions() when none may be needed).
+  explicit CookieEngine(const Options& options);
+
   void saveFromResponse(const HttpUrl& url, const std::vector<Cookie>& cookies) override;
   std::vector<Cookie> loadForRequest(const HttpUrl& url) override;
 
@@ -42,8 +45,6 @@ class CookieEngine final : public CookieJar {
   void writeJar(std::ostream& out, DebugOutput* debug);
 
  private:
-  CookieEngine(const Options& options);
-
   std::shared_ptr<InMemoryCookieJar> jar_;  // Null when only -b data was given.
   std::string data_;                        // -b's data, joined; "" without.
   std::optional<std::string> jarFile_;      // -c's file.
