@@ -9,12 +9,35 @@
 #include <utility>
 
 #include "http/civil_time.h"
+#include "http/cookie_rules.h"
 #include "io/ascii.h"
 #include "url/host_parser.h"
 #include "url/public_suffix.h"
 
 namespace tern {
+
+namespace internal {
+
+// True if `urlHost` domain-matches `domain` (RFC 6265 §5.1.3).
+bool cookieDomainMatch(std::string_view urlHost, std::string_view domain) {
+  if (urlHost == domain) return true;
+  return urlHost.size() > domain.size() && urlHost.ends_with(domain) &&
+         urlHost[urlHost.size() - domain.size() - 1] == '.' && !isIpAddressHost(urlHost);
+}
+
+// True if `path` path-matches the cookie path `cookiePath` (RFC 6265 §5.1.4).
+bool cookiePathMatch(std::string_view urlPath, std::string_view cookiePath) {
+  if (urlPath == cookiePath) return true;
+  if (!urlPath.starts_with(cookiePath)) return false;
+  return cookiePath.ends_with('/') || urlPath[cookiePath.size()] == '/';
+}
+
+}  // namespace internal
+
 namespace {
+
+using internal::cookieDomainMatch;
+using internal::cookiePathMatch;
 
 using internal::equalsIgnoreCase;
 
@@ -176,20 +199,6 @@ std::optional<int64_t> parseMaxAge(std::string_view s) {
   return value <= 0 ? INT64_MIN : value;
 }
 
-// True if `urlHost` domain-matches `domain` (RFC 6265 §5.1.3).
-bool domainMatch(std::string_view urlHost, std::string_view domain) {
-  if (urlHost == domain) return true;
-  return urlHost.size() > domain.size() && urlHost.ends_with(domain) &&
-         urlHost[urlHost.size() - domain.size() - 1] == '.' && !internal::isIpAddressHost(urlHost);
-}
-
-// True if `path` path-matches the cookie path `cookiePath` (RFC 6265 §5.1.4).
-bool pathMatch(std::string_view urlPath, std::string_view cookiePath) {
-  if (urlPath == cookiePath) return true;
-  if (!urlPath.starts_with(cookiePath)) return false;
-  return cookiePath.ends_with('/') || urlPath[cookiePath.size()] == '/';
-}
-
 // A Domain attribute's value as a canonical host (without a leading dot), or std::nullopt if it
 // is not a valid host.
 std::optional<std::string> canonicalDomain(std::string_view s) {
@@ -229,9 +238,9 @@ std::string formatCookieDate(int64_t millis) {
 }  // namespace
 
 bool Cookie::matches(const HttpUrl& url) const {
-  bool domainMatches = hostOnly_ ? url.host() == domain_ : domainMatch(url.host(), domain_);
+  bool domainMatches = hostOnly_ ? url.host() == domain_ : cookieDomainMatch(url.host(), domain_);
   if (!domainMatches) return false;
-  if (!pathMatch(url.encodedPath(), path_)) return false;
+  if (!cookiePathMatch(url.encodedPath(), path_)) return false;
   return !secure_ || url.isHttps();
 }
 
@@ -311,7 +320,7 @@ std::optional<Cookie> Cookie::parse(int64_t currentTimeMillis, const HttpUrl& ur
   const std::string& urlHost = url.host();
   if (!domain) {
     domain = urlHost;
-  } else if (!domainMatch(urlHost, *domain)) {
+  } else if (!cookieDomainMatch(urlHost, *domain)) {
     return std::nullopt;  // A cookie for another domain: a mistake, or an attack.
   }
   // A cookie for a parent domain must not be for a public suffix ("co.uk"), which would reach

@@ -323,6 +323,12 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       value("-e,--referer", "<URL>", "Referrer URL (URL;auto: also each redirect's)");
   CLI::Option* oauth2Bearer = value("--oauth2-bearer", "<token>", "OAuth 2 Bearer Token");
   app.add_flag("--fail-with-body", options.failWithBody, "Fail on HTTP errors but save the body");
+  std::vector<std::string> cookies;  // -b: data when it holds '=', else a file, as curl decides.
+  repeatable(valueInto("-b,--cookie", cookies, "<data|filename>", "Send cookies from string/file"));
+  CLI::Option* cookieJar =
+      value("-c,--cookie-jar", "<filename>", "Write cookies to <filename> after operation");
+  app.add_flag("-j,--junk-session-cookies", options.junkSessionCookies,
+               "Ignore session cookies read from file");
   CLI::Option* dumpHeader =
       value("-D,--dump-header", "<filename>", "Write the received headers to <filename>");
   app.add_flag("--create-dirs", options.createDirs, "Create necessary local directory hierarchy");
@@ -570,6 +576,16 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   }
 
   if (*cacheDir) options.cacheDir = cacheDir->as<std::string>();
+  if (*cookieJar) options.cookieJar = cookieJar->as<std::string>();
+  for (const std::string& cookie : cookies) {
+    if (cookie.starts_with('@')) {
+      options.cookieFiles.push_back(cookie.substr(1));
+    } else if (cookie.find('=') != std::string::npos) {
+      options.cookies.push_back(cookie);
+    } else {
+      options.cookieFiles.push_back(cookie);
+    }
+  }
   if (options.locationTrusted) options.location = true;
   if (netrc && !options.netrcFile) {
     const char* home = std::getenv("HOME");

@@ -65,6 +65,14 @@ struct Options {
   std::optional<std::string> outputDir;     // --output-dir: where -o and -O files go.
   // -n/--netrc (~/.netrc), --netrc-file FILE: the host's login and password from it (no -u).
   std::optional<std::string> netrcFile;
+  // Cookies, as curl's options (see cookie_engine.h). -b/--cookie: an argument with '=' is
+  // "name=value; n2=v2" data sent as it is (several joined with ';'), any other (or "@file") a
+  // cookie file to read, which also turns the cookie engine on; -c/--cookie-jar FILE: the engine
+  // on, and its cookies written to FILE ("-": stdout) at the end; -j/--junk-session-cookies.
+  std::vector<std::string> cookies;
+  std::vector<std::string> cookieFiles;
+  std::optional<std::string> cookieJar;
+  bool junkSessionCookies = false;
   std::optional<std::string> limitRate;  // --limit-rate SPEED: "100K", "1M" bytes a second.
   // -C/--continue-at: resume at this byte offset, or ("-") at the output file's size.
   std::optional<std::string> continueAt;

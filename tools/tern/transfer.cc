@@ -21,6 +21,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "cookie_engine.h"
 #include "exit_code.h"
 #include "output.h"
 #include "redirect_follower.h"
@@ -87,7 +88,7 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
                   const std::shared_ptr<NetworkObserver>& observer,
                   std::shared_ptr<TransferEvents> events,
                   const std::shared_ptr<RedirectFollower>& follower, std::shared_ptr<Cache> cache,
-                  std::ostream& err) {
+                  const std::shared_ptr<CookieEngine>& cookies, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
@@ -140,6 +141,13 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
   if (cache) {
     builder.cache(std::move(cache));
     builder.addInterceptor(observer->cacheSide());  // After the follower: it sees each hop.
+  }
+  if (cookies) {
+    builder.cookieJar(cookies);
+    // Before the observer, so -v shows the Cookie header as sent.
+    if (std::shared_ptr<Interceptor> data = cookies->dataInterceptor()) {
+      builder.addNetworkInterceptor(std::move(data));
+    }
   }
   builder.addNetworkInterceptor(observer);
   builder.eventListenerFactory(std::move(events));
@@ -266,11 +274,13 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
                                                options.waterfall || options.demo)),
       follower_(makeFollower(options, events_, debug_)),
       cache_(openCache(options, debug_.get())),
+      cookies_(CookieEngine::forOptions(options)),
       client_(makeClient(options, proxies_, connectTo_, resolve_, observer_, events_, follower_,
-                         cache_, err)) {}
+                         cache_, cookies_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = runTransfers();
+  if (cookies_) cookies_->writeJar(out_, debug_.get());  // -c, as curl: whatever the outcome.
   if (cache_) {
     // A stale-while-revalidate response was served at once and is being validated by a call of
     // the library's on the dispatcher: let it store its answer for the next run, but not hold

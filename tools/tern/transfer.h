@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "connect_to.h"
+#include "cookie_engine.h"
 #include "debug_output.h"
 #include "exit_code.h"
 #include "network_observer.h"
@@ -128,7 +129,8 @@ class TransferRunner {
   std::shared_ptr<NetworkObserver> observer_;
   std::shared_ptr<TransferEvents> events_;
   std::shared_ptr<RedirectFollower> follower_;  // With -L only.
-  std::shared_ptr<Cache> cache_;  // --cache's, shared by every transfer; null without it.
+  std::shared_ptr<Cache> cache_;           // --cache's, shared by every transfer; null without it.
+  std::shared_ptr<CookieEngine> cookies_;  // -b, -c; null without them.
   Client client_;
 };
 
