@@ -422,7 +422,9 @@ Cookie::Builder& Cookie::Builder::expiresAt(int64_t expiresAt) {
 
 Cookie::Builder& Cookie::Builder::setDomain(std::string_view domain, bool hostOnly) {
   std::optional<std::string> canonical = canonicalDomain(domain);
-  if (!canonical || domain.starts_with('.')) {
+  // The canonical form too: IDNA mapping drops some code points (a NUL among them), so
+  // "\0.example.com" canonicalizes to ".example.com", which is no host either.
+  if (!canonical || canonical->empty() || domain.starts_with('.') || canonical->starts_with('.')) {
     throw std::invalid_argument("Cookie domain is not a valid host: \"" + std::string(domain) +
                                 "\"");
   }

@@ -145,6 +145,17 @@ TEST(CookieTest, LeadingDotOfDomainIsIgnored) {
   EXPECT_EQ(parse("a=b; Domain=EXAMPLE.com").domain(), "example.com");
 }
 
+// Found by cookie_file_fuzzer: this domain (NULs, an unassigned code point) canonicalizes to
+// ".example.mcom"; a builder must refuse it rather than make a cookie whose domain is no host
+// (a jar rebuilding the cookie then threw).
+TEST(CookieTest, BuilderRefusesADomainWhoseCanonicalFormIsNoHost) {
+  std::string domain =
+      std::string(12, '\0') + "\xde\xb7t" + std::string(108, '\0') + "tpOnly_.example.mcom";
+  EXPECT_THROW(Cookie::Builder().name("a").value("b").domain(domain), std::invalid_argument);
+  EXPECT_THROW(Cookie::Builder().name("a").value("b").hostOnlyDomain(domain),
+               std::invalid_argument);
+}
+
 TEST(CookieTest, DomainThatDoesNotMatchTheUrlIsRejected) {
   EXPECT_FALSE(Cookie::parse(kUrl, "a=b; Domain=other.com"));
   EXPECT_FALSE(Cookie::parse(kUrl, "a=b; Domain=www.example.com"));
