@@ -9,6 +9,7 @@
 #include "call/call_fixture.h"
 #include "http/digest.h"
 #include "tern/challenge.h"
+#include "tern/proxy.h"
 
 namespace tern::testing {
 namespace {
@@ -189,6 +190,29 @@ TEST_F(DigestAuthenticatorTest, QuotedValuesAreEscaped) {
   EXPECT_NE(value.find(R"(nonce="n\\1")"), std::string::npos) << value;
   auto p = verify(answered);
   EXPECT_EQ(p["realm"], "a \"quoted\" realm");
+}
+
+TEST_F(DigestAuthenticatorTest, ProxyChallengeIsAnsweredWithProxyAuthorization) {
+  server.enqueue(MockResponse::Builder()
+                     .code(407)
+                     .addHeader("Proxy-Authenticate", "Digest " + params("SHA-256"))
+                     .build());
+  server.enqueue(body("proxied"));
+  Client proxied =
+      client.newBuilder()
+          .authenticator(Authenticator::none())
+          .proxy(Proxy::http("127.0.0.1", server.port()))
+          .proxyAuthenticator(std::make_shared<DigestAuthenticator>("Mufasa", "Circle of Life"))
+          .build();
+  Response response =
+      proxied.newCall(Request::Builder().url("http://origin.test/a?b").build())->execute();
+  EXPECT_EQ(response.body()->string(), "proxied");
+  EXPECT_FALSE(server.takeRequest().headers().get("Proxy-Authorization"));
+  RecordedRequest answered = server.takeRequest();
+  EXPECT_FALSE(answered.headers().get("Authorization"));
+  std::string value = answered.headers().get("Proxy-Authorization").value_or("");
+  EXPECT_TRUE(value.starts_with("Digest username=\"Mufasa\"")) << value;
+  EXPECT_NE(value.find("uri=\"/a?b\""), std::string::npos) << value;
 }
 
 }  // namespace
