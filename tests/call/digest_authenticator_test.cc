@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <mutex>
+#include <set>
+#include <thread>
 
 #include "call/call_fixture.h"
 #include "http/digest.h"
@@ -213,6 +216,40 @@ TEST_F(DigestAuthenticatorTest, ProxyChallengeIsAnsweredWithProxyAuthorization) 
   std::string value = answered.headers().get("Proxy-Authorization").value_or("");
   EXPECT_TRUE(value.starts_with("Digest username=\"Mufasa\"")) << value;
   EXPECT_NE(value.find("uri=\"/a?b\""), std::string::npos) << value;
+}
+
+// Concurrent calls meeting the same nonce each get their own nonce count.
+TEST_F(DigestAuthenticatorTest, NonceCountsAreUniqueAcrossThreads) {
+  DigestAuthenticator authenticator("Mufasa", "Circle of Life");
+  Response challenged = Response::Builder()
+                            .request(get("/"))
+                            .protocol(Protocol::HTTP_1_1)
+                            .code(401)
+                            .message("Unauthorized")
+                            .header("WWW-Authenticate", "Digest " + params("MD5"))
+                            .build();
+  constexpr int kThreads = 8;
+  constexpr int kEach = 50;
+  std::mutex mutex;
+  std::set<std::string> counts;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < kEach; ++i) {
+        std::optional<Request> answer = authenticator.authenticate(nullptr, challenged);
+        ASSERT_TRUE(answer);
+        std::string value = answer->header("Authorization").value_or("");
+        size_t nc = value.find("nc=");
+        ASSERT_NE(nc, std::string::npos) << value;
+        std::lock_guard<std::mutex> lock(mutex);
+        counts.insert(value.substr(nc + 3, 8));
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(counts.size(), static_cast<size_t>(kThreads * kEach));
+  EXPECT_EQ(*counts.begin(), "00000001");
+  EXPECT_EQ(*counts.rbegin(), "00000190");  // 400 in hex.
 }
 
 }  // namespace
