@@ -208,7 +208,11 @@ std::optional<Request> DigestAuthenticator::authenticate(const Route*, const Res
     value += ", opaque=" + quoteDigestValue(*opaque);
   }
   if (userhash) value += ", userhash=true";
-  return response.request().newBuilder().header(std::string(headerName), value).build();
+  // The challenge's quoted values go back as they came, UTF-8 realms included (RFC 7616 §3.3
+  // allows any octets in a quoted-string), hence the non-ASCII-tolerant add.
+  Headers::Builder headers = response.request().headers().newBuilder();
+  headers.removeAll(headerName).addUnsafeNonAscii(headerName, value);
+  return response.request().newBuilder().headers(headers.build()).build();
 }
 
 }  // namespace tern

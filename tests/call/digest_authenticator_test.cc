@@ -218,6 +218,19 @@ TEST_F(DigestAuthenticatorTest, ProxyChallengeIsAnsweredWithProxyAuthorization) 
   EXPECT_NE(value.find("uri=\"/a?b\""), std::string::npos) << value;
 }
 
+TEST_F(DigestAuthenticatorTest, Utf8RealmIsEchoed) {
+  server.enqueue(MockResponse::Builder()
+                     .code(401)
+                     .addHeaderLenient("WWW-Authenticate",
+                                       "Digest realm=\"K\xC3\xB6nig\", nonce=\"n\", qop=auth")
+                     .build());
+  server.enqueue(body("ok"));
+  EXPECT_EQ(execute().code(), 200);
+  server.takeRequest();
+  std::string value = server.takeRequest().headers().get("Authorization").value_or("");
+  EXPECT_NE(value.find("realm=\"K\xC3\xB6nig\""), std::string::npos) << value;
+}
+
 // Concurrent calls meeting the same nonce each get their own nonce count.
 TEST_F(DigestAuthenticatorTest, NonceCountsAreUniqueAcrossThreads) {
   DigestAuthenticator authenticator("Mufasa", "Circle of Life");
