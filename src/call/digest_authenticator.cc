@@ -7,6 +7,7 @@
 
 #include "concurrent/mutex.h"
 #include "http/digest.h"
+#include "io/ascii.h"
 #include "tern/challenge.h"
 #include "tern/headers.h"
 
@@ -14,16 +15,7 @@ namespace tern {
 namespace {
 
 using internal::DigestAlgorithmName;
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
+using internal::equalsIgnoreCase;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -71,7 +63,7 @@ std::optional<Offer> offer(const Challenge& challenge) {
 // Whether `request` carries our answer in `headerName`: a Digest credential.
 bool answered(const Request& request, std::string_view headerName) {
   std::optional<std::string> value = request.header(headerName);
-  return value && value->size() >= 7 && equalsIgnoreCase(value->substr(0, 7), "Digest ");
+  return value && internal::startsWithIgnoreCase(*value, "Digest ");
 }
 
 // The request-target the response is computed over (RFC 7616 §3.4: "uri"): origin-form, or a

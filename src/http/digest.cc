@@ -6,20 +6,11 @@
 
 #include <vector>
 
+#include "io/ascii.h"
 #include "tern/exceptions.h"
 
 namespace tern::internal {
 namespace {
-
-bool equalsIgnoreCaseAscii(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i] >= 'A' && a[i] <= 'Z' ? static_cast<char>(a[i] - 'A' + 'a') : a[i];
-    char y = b[i] >= 'A' && b[i] <= 'Z' ? static_cast<char>(b[i] - 'A' + 'a') : b[i];
-    if (x != y) return false;
-  }
-  return true;
-}
 
 std::string hex(const unsigned char* bytes, size_t size) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -50,15 +41,15 @@ std::optional<DigestAlgorithmName> parseDigestAlgorithm(std::string_view name) {
   DigestAlgorithmName result;
   constexpr std::string_view kSess = "-sess";
   if (name.size() > kSess.size() &&
-      equalsIgnoreCaseAscii(name.substr(name.size() - kSess.size()), kSess)) {
+      equalsIgnoreCase(name.substr(name.size() - kSess.size()), kSess)) {
     result.session = true;
     name.remove_suffix(kSess.size());
   }
-  if (equalsIgnoreCaseAscii(name, "MD5")) {
+  if (equalsIgnoreCase(name, "MD5")) {
     result.algorithm = DigestAlgorithm::kMd5;
-  } else if (equalsIgnoreCaseAscii(name, "SHA-256")) {
+  } else if (equalsIgnoreCase(name, "SHA-256")) {
     result.algorithm = DigestAlgorithm::kSha256;
-  } else if (equalsIgnoreCaseAscii(name, "SHA-512-256")) {
+  } else if (equalsIgnoreCase(name, "SHA-512-256")) {
     result.algorithm = DigestAlgorithm::kSha512_256;
   } else {
     return std::nullopt;
