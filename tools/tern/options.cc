@@ -292,6 +292,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   repeatable(valueInto("-F,--form", form, "<name=content>", "Specify multipart MIME data"));
   CLI::Option* userAgent = value("-A,--user-agent", "<name>", "Send User-Agent <name> to server");
   CLI::Option* user = value("-u,--user", "<user:password>", "Server user and password");
+  app.add_flag("--digest", options.digest, "Use HTTP Digest Authentication");
   CLI::Option* outputOption = repeatable(
       valueInto("-o,--output", outputs, "<file>", "Write to file instead of stdout (#N: glob)"));
   CLI::Option* remoteName = app.add_flag("-O,--remote-name", remoteNames,

@@ -50,6 +50,7 @@ struct Options {
   std::vector<FormField> form;           // -F/--form
   std::optional<std::string> userAgent;  // -A/--user-agent; "" sends none.
   std::optional<std::string> user;       // -u/--user "user:password"
+  bool digest = false;                   // --digest: answer -u's 401 with Digest (RFC 7616).
   std::optional<std::string> writeOut;   // -w/--write-out, "@file" already read.
 
   bool get = false;                         // -G/--get: the data goes in the query of a GET.

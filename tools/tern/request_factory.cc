@@ -278,7 +278,9 @@ Request buildRequest(const Options& options, std::string_view urlText) {
     if (options.oauth2Bearer) {
       headers.addUnsafeNonAscii("Authorization", "Bearer " + *options.oauth2Bearer);
     } else if (options.user) {
-      headers.add("Authorization", basicAuthorization(*options.user));
+      // With --digest the first request goes without: the 401's challenge is answered by the
+      // client's DigestAuthenticator (as curl does).
+      if (!options.digest) headers.add("Authorization", basicAuthorization(*options.user));
     } else if (options.netrcFile) {
       if (std::optional<std::string> login = netrcLogin(*options.netrcFile, url.host())) {
         headers.add("Authorization", basicAuthorization(*login));

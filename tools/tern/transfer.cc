@@ -29,6 +29,7 @@
 #include "tern/buffered_source.h"
 #include "tern/call.h"
 #include "tern/callback.h"
+#include "tern/digest_authenticator.h"
 #include "tern/dispatcher.h"
 #include "tern/dns.h"
 #include "tern/exceptions.h"
@@ -137,6 +138,13 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
   }
   // curl follows redirects only with -L, and its own way (see redirect_follower.h).
   builder.followRedirects(false);
+  if (options.digest && options.user) {
+    // "user:password"; without ':', an empty password (as -u's Basic).
+    size_t colon = options.user->find(':');
+    builder.authenticator(std::make_shared<DigestAuthenticator>(
+        options.user->substr(0, colon),
+        colon == std::string::npos ? "" : options.user->substr(colon + 1)));
+  }
   if (follower) builder.addInterceptor(follower);
   if (cache) {
     builder.cache(std::move(cache));
