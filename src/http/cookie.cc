@@ -206,7 +206,10 @@ std::optional<std::string> canonicalDomain(std::string_view s) {
   if (s.starts_with('.')) s.remove_prefix(1);
   if (s.empty()) return std::nullopt;
   std::optional<std::string> host = internal::parseHost(s);
-  if (!host) return std::nullopt;
+  // What parseHost() made must be a domain again: IDNA mapping may drop code points, and the
+  // fuzzer found inputs that left ".example.mcom" or "fffff.", which this refuses as input (a
+  // cookie's domain() is given to builders again, as a jar making a cookie host-only does).
+  if (!host || host->empty() || host->starts_with('.') || host->ends_with('.')) return std::nullopt;
   if (host->size() > 2 && host->front() == '[') return host->substr(1, host->size() - 2);
   return host;
 }
@@ -422,9 +425,7 @@ Cookie::Builder& Cookie::Builder::expiresAt(int64_t expiresAt) {
 
 Cookie::Builder& Cookie::Builder::setDomain(std::string_view domain, bool hostOnly) {
   std::optional<std::string> canonical = canonicalDomain(domain);
-  // The canonical form too: IDNA mapping drops some code points (a NUL among them), so
-  // "\0.example.com" canonicalizes to ".example.com", which is no host either.
-  if (!canonical || canonical->empty() || domain.starts_with('.') || canonical->starts_with('.')) {
+  if (!canonical || domain.starts_with('.')) {
     throw std::invalid_argument("Cookie domain is not a valid host: \"" + std::string(domain) +
                                 "\"");
   }

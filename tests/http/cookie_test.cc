@@ -154,6 +154,12 @@ TEST(CookieTest, BuilderRefusesADomainWhoseCanonicalFormIsNoHost) {
   EXPECT_THROW(Cookie::Builder().name("a").value("b").domain(domain), std::invalid_argument);
   EXPECT_THROW(Cookie::Builder().name("a").value("b").hostOnlyDomain(domain),
                std::invalid_argument);
+  // Likewise one that canonicalizes to "fffff.", which is not a domain of its own.
+  std::string trailing = "FFFFF." + std::string(2, '\0') + "\xde\xb7t" + std::string(11, '\0');
+  EXPECT_THROW(Cookie::Builder().name("a").value("b").domain(trailing), std::invalid_argument);
+  // A domain a builder accepts is accepted again as it was stored.
+  Cookie cookie = Cookie::Builder().name("a").value("b").domain("WWW.Example.COM").build();
+  EXPECT_NO_THROW(Cookie::Builder().name("a").value("b").hostOnlyDomain(cookie.domain()));
 }
 
 TEST(CookieTest, DomainThatDoesNotMatchTheUrlIsRejected) {
