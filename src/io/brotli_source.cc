@@ -27,12 +27,11 @@ struct BrotliDecoder {
 
 namespace {
 
-// "br decoding failed: FORMAT_PADDING_1" from libbrotli's "_ERROR_FORMAT_PADDING_1".
+// "br decoding failed: PADDING_1": libbrotli's name for the error.
 std::string errorMessage(const BrotliDecoderState* state) {
   std::string name = BrotliDecoderErrorString(BrotliDecoderGetErrorCode(state));
   size_t start = name.find_first_not_of('_');
-  if (start != std::string::npos && name.compare(start, 6, "ERROR_") == 0) start += 6;
-  return "br decoding failed: " + name.substr(std::min(start, name.size()));
+  return "br decoding failed: " + (start == std::string::npos ? name : name.substr(start));
 }
 
 }  // namespace
