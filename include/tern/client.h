@@ -331,7 +331,6 @@ class TERN_API Client::Builder {
   int64_t maxWebSocketMessageSize_ = 16 * 1024 * 1024;
   bool webSocketCompression_ = true;
   double maxDecompressionRatio_ = 1000;
-  std::string acceptEncoding_ = "br, zstd, gzip";  // Set by the tool through ClientAccess.
   bool followRedirects_ = true;
   bool followSslRedirects_ = true;
   bool retryOnConnectionFailure_ = true;

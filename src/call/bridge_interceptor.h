@@ -22,9 +22,12 @@ namespace tern::internal {
 // fails its reads with ContentDecodingException (io/content_decoding.h).
 class BridgeInterceptor final : public Interceptor {
  public:
-  // `acceptEncoding`: the Accept-Encoding to send (okhttp-brotli and okhttp-zstd's codings with
-  // gzip by default; the tool sends curl's); of its codings, those decodingSource() knows are
-  // decoded. Empty: ask for none and decode none. `maxDecompressionRatio`: as
+  // What a client asks for: the codings of okhttp-brotli and okhttp-zstd, with gzip (their
+  // order is no preference: without q-values all are equally acceptable, RFC 9110 §12.5.3).
+  static constexpr const char* kAcceptEncoding = "br, zstd, gzip";
+
+  // `acceptEncoding`: the Accept-Encoding to send; of its codings, those decodingSource() knows
+  // are decoded. Empty: ask for none and decode none. `maxDecompressionRatio`: as
   // Client::Builder::maxDecompressionRatio().
   BridgeInterceptor(std::shared_ptr<CookieJar> cookieJar, std::string acceptEncoding,
                     double maxDecompressionRatio);

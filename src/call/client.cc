@@ -33,7 +33,8 @@ struct Client::State {
     chain = settings.interceptors_;
     chain.push_back(std::make_shared<internal::RetryAndFollowUpInterceptor>());
     chain.push_back(std::make_shared<internal::BridgeInterceptor>(
-        settings.cookieJar_, settings.acceptEncoding_, settings.maxDecompressionRatio_));
+        settings.cookieJar_, internal::BridgeInterceptor::kAcceptEncoding,
+        settings.maxDecompressionRatio_));
     if (settings.cache_) {
       chain.push_back(std::make_shared<internal::CacheInterceptorAdapter>(
           internal::CacheAccess::impl(*settings.cache_)));

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "tern/address.h"
@@ -34,12 +33,6 @@ struct ClientAccess {
   static const std::vector<std::shared_ptr<Interceptor>>& callInterceptors(
       const Client& client) noexcept {
     return client.callInterceptors();
-  }
-
-  // The Accept-Encoding the bridge sends when a request has none, and whose codings it decodes
-  // ("br, zstd, gzip" by default; "" asks for none). The tool sets curl's for --compressed.
-  static void acceptEncoding(Client::Builder& builder, std::string value) {
-    builder.acceptEncoding_ = std::move(value);
   }
 
   // The routes that failed recently, tried last next time (shared like the pool).

@@ -44,7 +44,14 @@ BrotliSource::~BrotliSource() = default;
 int64_t BrotliSource::read(Buffer& sink, int64_t byteCount) {
   if (byteCount < 0) throw std::invalid_argument("byteCount < 0: " + std::to_string(byteCount));
   if (closed_) throw std::logic_error("closed");
-  if (finished_) return -1;
+  if (finished_) {
+    // The stream ended in an earlier read, which returned its last bytes; now what follows it.
+    if (!trailerChecked_) {
+      trailerChecked_ = true;
+      if (!source_->exhausted()) throw IOException("br finished without exhausting source");
+    }
+    return -1;
+  }
   if (byteCount == 0) return 0;
 
   Buffer& input = source_->buffer();
@@ -73,8 +80,8 @@ int64_t BrotliSource::read(Buffer& sink, int64_t byteCount) {
         throw IOException(errorMessage(decoder_->state));
       case BROTLI_DECODER_RESULT_SUCCESS:
         finished_ = true;
-        if (!source_->exhausted()) throw IOException("br finished without exhausting source");
-        return produced > 0 ? static_cast<int64_t>(produced) : -1;
+        if (produced > 0) return static_cast<int64_t>(produced);
+        return read(sink, byteCount);  // Checks what follows the stream.
       case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
         if (produced > 0) return static_cast<int64_t>(produced);
         if (input.size() == 0 && !source_->request(1)) throw EOFException("br stream truncated");

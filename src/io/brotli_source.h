@@ -39,6 +39,7 @@ class BrotliSource final : public Source {
   std::unique_ptr<BufferedSource> source_;
   std::unique_ptr<BrotliDecoder> decoder_;
   bool finished_ = false;
+  bool trailerChecked_ = false;  // Whether bytes after the end of the stream were looked for.
   bool closed_ = false;
 };
 

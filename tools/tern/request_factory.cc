@@ -287,6 +287,11 @@ Request buildRequest(const Options& options, std::string_view urlText) {
     if (options.range) {
       headers.addUnsafeNonAscii("Range", "bytes=" + *options.range);
     }
+    if (options.compressed) {
+      // curl's list, sent with a Range too; the transfer decodes what comes back (the client's
+      // bridge leaves a response alone when the request chose its encodings).
+      headers.add("Accept-Encoding", kCompressedAcceptEncoding);
+    }
     if (options.referer) {
       std::string referer = *options.referer;
       if (size_t automatic = referer.find(";auto"); automatic != std::string::npos) {
