@@ -15,3 +15,11 @@ if(NOT TARGET PkgConfig::NGHTTP2)
   # HTTP/2 framing, HPACK and flow-control bookkeeping (src/http2, MockWebServer's h2).
   pkg_check_modules(NGHTTP2 REQUIRED IMPORTED_TARGET GLOBAL libnghttp2)
 endif()
+if(NOT TARGET PkgConfig::BROTLIDEC)
+  # Content-Encoding: br (src/io/brotli_source.cc).
+  pkg_check_modules(BROTLIDEC REQUIRED IMPORTED_TARGET GLOBAL libbrotlidec)
+endif()
+if(NOT TARGET PkgConfig::ZSTD)
+  # Content-Encoding: zstd (src/io/zstd_source.cc).
+  pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET GLOBAL libzstd)
+endif()

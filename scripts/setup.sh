@@ -19,6 +19,9 @@ packages=(
   # WebSocket interop (tests/interop/web_socket_interop_test.cc): Python's websockets and Node's
   # ws on loopback
   python3-websockets node-ws
+  # content-coding interop (tests/interop/content_coding_interop_test.cc): Python's brotli and
+  # zstandard encoders on loopback (libbrotli-dev above also brings the encoder tests link)
+  python3-brotli python3-zstandard
   # fuzzing and sanitizers (the fuzz preset builds with clang)
   clang libclang-rt-14-dev
 )

@@ -105,6 +105,7 @@ class TERN_API Client {
   std::chrono::milliseconds webSocketCloseTimeout() const noexcept;
   int64_t maxWebSocketMessageSize() const noexcept;
   bool webSocketCompression() const noexcept;
+  double maxDecompressionRatio() const noexcept;
   bool followRedirects() const noexcept;
   bool followSslRedirects() const noexcept;
   bool retryOnConnectionFailure() const noexcept;
@@ -192,6 +193,16 @@ class TERN_API Client::Builder {
   Builder& maxWebSocketMessageSize(int64_t bytes);
   // Whether WebSockets offer permessage-deflate (RFC 7692). True by default.
   Builder& webSocketCompression(bool enabled);
+
+  // Response bodies the client decodes by itself (it sends "Accept-Encoding: br, zstd, gzip" when
+  // the request has no Accept-Encoding or Range, and decodes whichever the server chose) stop
+  // with a ContentDecodingException, an IOException, once the decoded bytes are at least 1 MiB
+  // and more than `ratio` times the encoded bytes read so far: "decompressed body over 1000× its
+  // compressed size (16 MiB from 16 KiB): refusing a possible decompression bomb". 1000 by
+  // default (DEFLATE cannot exceed about 1032:1, so an honest gzip body never trips it; Brotli
+  // and zstd can reach millions to one). 0: no limit. Bodies the caller asked an encoding for
+  // itself are not decoded, so not limited. Throws std::invalid_argument if negative or NaN.
+  Builder& maxDecompressionRatio(double ratio);
 
   // Whether to follow redirects (3xx with a Location). True by default.
   Builder& followRedirects(bool followRedirects);
@@ -319,6 +330,7 @@ class TERN_API Client::Builder {
   std::chrono::milliseconds webSocketCloseTimeout_{60'000};
   int64_t maxWebSocketMessageSize_ = 16 * 1024 * 1024;
   bool webSocketCompression_ = true;
+  double maxDecompressionRatio_ = 1000;
   bool followRedirects_ = true;
   bool followSslRedirects_ = true;
   bool retryOnConnectionFailure_ = true;

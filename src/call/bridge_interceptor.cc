@@ -7,7 +7,7 @@
 
 #include "http/message_framing.h"
 #include "io/ascii.h"
-#include "io/gzip_source.h"
+#include "io/content_decoding.h"
 #include "tern/buffered_source.h"
 #include "tern/version.h"
 
@@ -39,7 +39,49 @@ class ResponseBodySource final : public Source {
   ResponseBody body_;
 };
 
+// The tokens of a comma-separated header value, without parameters (";q=0.5") or whitespace.
+std::vector<std::string> tokens(std::string_view value) {
+  std::vector<std::string> result;
+  while (!value.empty()) {
+    size_t comma = value.find(',');
+    std::string_view item = value.substr(0, comma);
+    item = item.substr(0, item.find(';'));
+    size_t first = item.find_first_not_of(" \t");
+    if (first != std::string_view::npos) {
+      size_t last = item.find_last_not_of(" \t");
+      result.emplace_back(item.substr(first, last - first + 1));
+    }
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return result;
+}
+
 }  // namespace
+
+BridgeInterceptor::BridgeInterceptor(std::shared_ptr<CookieJar> cookieJar,
+                                     std::string acceptEncoding, double maxDecompressionRatio)
+    : cookieJar_(std::move(cookieJar)),
+      acceptEncoding_(std::move(acceptEncoding)),
+      maxDecompressionRatio_(maxDecompressionRatio) {
+  for (std::string& coding : tokens(acceptEncoding_)) {
+    if (isDecodableContentCoding(coding)) offered_.push_back(std::move(coding));
+  }
+}
+
+std::vector<std::string> BridgeInterceptor::codingsToDecode(const Headers& headers) const {
+  std::vector<std::string> codings;
+  for (const std::string& value : headers.values("Content-Encoding")) {
+    for (std::string& coding : tokens(value)) {
+      if (equalsIgnoreCase(coding, "identity")) continue;
+      bool offered = false;
+      for (const std::string& ours : offered_) offered = offered || equalsIgnoreCase(coding, ours);
+      if (!offered) return {};  // A coding we did not ask for: the caller gets the body as sent.
+      codings.push_back(std::move(coding));
+    }
+  }
+  return codings;
+}
 
 std::string hostHeader(const HttpUrl& url) {
   // Appended piece by piece: g++ 12 at -O3 warns (-Wrestrict, a false positive, GCC bug 105329)
@@ -79,12 +121,14 @@ Response BridgeInterceptor::intercept(Chain& chain) {
   if (!userRequest.header("Host")) requestBuilder.header("Host", hostHeader(userRequest.url()));
   if (!userRequest.header("Connection")) requestBuilder.header("Connection", "Keep-Alive");
 
-  // We ask for gzip only when the caller did not pick an encoding; then we also decode it.
-  // A Range request is left alone: its offsets would be into the compressed bytes.
-  bool transparentGzip = false;
-  if (!userRequest.header("Accept-Encoding") && !userRequest.header("Range")) {
-    transparentGzip = true;
-    requestBuilder.header("Accept-Encoding", "gzip");
+  // We ask for the codings we decode only when the caller did not pick an encoding; then we
+  // also decode them. A Range request is left alone: its offsets would be into the compressed
+  // bytes.
+  bool transparentDecoding = false;
+  if (!userRequest.header("Accept-Encoding") && !userRequest.header("Range") &&
+      !acceptEncoding_.empty()) {
+    transparentDecoding = true;
+    requestBuilder.header("Accept-Encoding", acceptEncoding_);
   }
 
   std::vector<Cookie> cookies = cookieJar_->loadForRequest(userRequest.url());
@@ -99,10 +143,11 @@ Response BridgeInterceptor::intercept(Chain& chain) {
     if (!received.empty()) cookieJar_->saveFromResponse(userRequest.url(), received);
   }
 
-  std::optional<std::string> contentEncoding = networkResponse.header("Content-Encoding");
-  bool gzipped = transparentGzip && contentEncoding && equalsIgnoreCase(*contentEncoding, "gzip") &&
-                 promisesBody(networkResponse) && networkResponse.body();
-  if (!gzipped) {
+  std::vector<std::string> codings;
+  if (transparentDecoding && promisesBody(networkResponse) && networkResponse.body()) {
+    codings = codingsToDecode(networkResponse.headers());
+  }
+  if (codings.empty()) {
     return std::move(networkResponse).newBuilder().request(userRequest).build();
   }
 
@@ -113,13 +158,14 @@ Response BridgeInterceptor::intercept(Chain& chain) {
                                 .build();
   ResponseBody networkBody = std::move(*networkResponse.body());
   std::optional<MediaType> contentType = networkBody.contentType();
-  auto gzipSource =
-      std::make_unique<GzipSource>(std::make_unique<ResponseBodySource>(std::move(networkBody)));
+  std::unique_ptr<Source> decoded =
+      decodingSource(std::make_unique<ResponseBodySource>(std::move(networkBody)), codings,
+                     maxDecompressionRatio_);
   return std::move(networkResponse)
       .newBuilder()
       .request(userRequest)
       .headers(strippedHeaders)
-      .body(ResponseBody(buffer(std::move(gzipSource)), std::move(contentType), -1))
+      .body(ResponseBody(buffer(std::move(decoded)), std::move(contentType), -1))
       .build();
 }
 

@@ -32,7 +32,9 @@ struct Client::State {
     chain.reserve(settings.interceptors_.size() + network.size() + 5);
     chain = settings.interceptors_;
     chain.push_back(std::make_shared<internal::RetryAndFollowUpInterceptor>());
-    chain.push_back(std::make_shared<internal::BridgeInterceptor>(settings.cookieJar_));
+    chain.push_back(std::make_shared<internal::BridgeInterceptor>(
+        settings.cookieJar_, internal::BridgeInterceptor::kAcceptEncoding,
+        settings.maxDecompressionRatio_));
     if (settings.cache_) {
       chain.push_back(std::make_shared<internal::CacheInterceptorAdapter>(
           internal::CacheAccess::impl(*settings.cache_)));
@@ -161,6 +163,9 @@ int64_t Client::maxWebSocketMessageSize() const noexcept {
 bool Client::webSocketCompression() const noexcept {
   return state_->settings.webSocketCompression_;
 }
+double Client::maxDecompressionRatio() const noexcept {
+  return state_->settings.maxDecompressionRatio_;
+}
 
 std::chrono::milliseconds Client::pingInterval() const noexcept {
   return state_->settings.pingInterval_;
@@ -287,6 +292,14 @@ Client::Builder& Client::Builder::maxWebSocketMessageSize(int64_t bytes) {
 
 Client::Builder& Client::Builder::webSocketCompression(bool enabled) {
   webSocketCompression_ = enabled;
+  return *this;
+}
+
+Client::Builder& Client::Builder::maxDecompressionRatio(double ratio) {
+  if (!(ratio >= 0)) {
+    throw std::invalid_argument("maxDecompressionRatio < 0: " + std::to_string(ratio));
+  }
+  maxDecompressionRatio_ = ratio;
   return *this;
 }
 

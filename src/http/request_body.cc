@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "http/charset.h"
+#include "io/gzip_sink.h"
 #include "tern/buffered_sink.h"
 #include "tern/file_streams.h"
 #include "tern/source.h"
@@ -83,6 +84,41 @@ class SourceRequestBody final : public RequestBody {
   const int64_t contentLength_;
 };
 
+// Another body, gzip-compressed as it is written (OkHttp 5's RequestBody.gzip()).
+class GzipRequestBody final : public RequestBody {
+ public:
+  explicit GzipRequestBody(std::shared_ptr<RequestBody> body) : body_(std::move(body)) {}
+
+  std::optional<MediaType> contentType() const override { return body_->contentType(); }
+  int64_t contentLength() const override { return -1; }  // Known only once compressed.
+  bool isOneShot() const override { return body_->isOneShot(); }
+
+  void writeTo(BufferedSink& sink) override {
+    // The gzip stream writes into `sink` but must not close it: the exchange owns the request
+    // body's end.
+    NonClosingSink target(sink);
+    internal::GzipSink gzipSink(target);
+    std::unique_ptr<BufferedSink> compressed = tern::buffer(gzipSink);
+    body_->writeTo(*compressed);
+    compressed->close();  // Writes the trailer, flushing `sink` through.
+  }
+
+ private:
+  class NonClosingSink final : public Sink {
+   public:
+    explicit NonClosingSink(BufferedSink& sink) : sink_(sink) {}
+    void write(Buffer& source, int64_t byteCount) override { sink_.write(source, byteCount); }
+    void flush() override { sink_.flush(); }
+    Timeout& timeout() override { return sink_.timeout(); }
+    void close() override { sink_.emit(); }
+
+   private:
+    BufferedSink& sink_;
+  };
+
+  const std::shared_ptr<RequestBody> body_;
+};
+
 }  // namespace
 
 std::shared_ptr<RequestBody> RequestBody::create(std::string content,
@@ -108,6 +144,11 @@ std::shared_ptr<RequestBody> RequestBody::fromSource(std::unique_ptr<Source> sou
   if (!source) throw std::invalid_argument("RequestBody::fromSource: source is null");
   return std::make_shared<SourceRequestBody>(std::move(source), std::move(contentType),
                                              contentLength);
+}
+
+std::shared_ptr<RequestBody> RequestBody::gzip(std::shared_ptr<RequestBody> body) {
+  if (!body) throw std::invalid_argument("RequestBody::gzip: body is null");
+  return std::make_shared<GzipRequestBody>(std::move(body));
 }
 
 }  // namespace tern

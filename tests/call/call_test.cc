@@ -46,7 +46,7 @@ TEST_F(CallTest, GetSendsDefaultHeaders) {
   RecordedRequest request = server.takeRequest();
   EXPECT_EQ(request.headers().get("Host"), "127.0.0.1:" + std::to_string(server.port()));
   EXPECT_EQ(request.headers().get("Connection"), "Keep-Alive");
-  EXPECT_EQ(request.headers().get("Accept-Encoding"), "gzip");
+  EXPECT_EQ(request.headers().get("Accept-Encoding"), "br, zstd, gzip");
   EXPECT_EQ(request.headers().get("User-Agent"), "tern/" + std::string(version()));
   EXPECT_FALSE(request.headers().get("Content-Length"));
   EXPECT_FALSE(request.headers().get("Transfer-Encoding"));

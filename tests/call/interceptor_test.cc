@@ -158,7 +158,7 @@ TEST_F(InterceptorTest, NetworkInterceptorsSeeTheRequestAndResponseOnTheWire) {
                .build();
   Response response = execute();
   EXPECT_EQ(response.body()->string(), "abcabcabc");
-  EXPECT_EQ(acceptEncoding, "gzip");
+  EXPECT_EQ(acceptEncoding, "br, zstd, gzip");
   EXPECT_EQ(host, "127.0.0.1:" + std::to_string(server.port()));
   EXPECT_EQ(contentEncoding, "gzip");
   EXPECT_FALSE(response.header("Content-Encoding"));

@@ -318,8 +318,8 @@ TEST_F(CurlComparisonTest, RefererRangeAndBearerHeaders) {
   expectSameAsCurl({"-s", "-e", "http://from.example/", url("/echo")});
   expectSameAsCurl({"-s", "-r", "0-3", url("/echo")});
   expectSameAsCurl({"-s", "--oauth2-bearer", "TOKEN", url("/echo")});
-  // (Not with --compressed: curl asks for its four encodings with a range too, tern's client
-  // asks for none then; docs/tool.md.)
+  // --compressed asks for curl's four codings with a range too.
+  expectSameAsCurl({"-s", "--compressed", "-r", "5-", url("/echo")});
   expectSameAsCurl(
       {"-s", "-e", "http://r/", "-r", "5-", "-u", "a:b", "-H", "X-Custom: 1", url("/echo")});
 }

@@ -57,7 +57,17 @@ TEST(RequestFactoryTest, DefaultIsGetWithUserAgentAndAccept) {
   EXPECT_EQ(request.header("User-Agent"), "tern/" + std::string(tern::version()));
   EXPECT_EQ(request.header("Accept"), "*/*");
   EXPECT_EQ(request.body(), nullptr);
-  EXPECT_EQ(request.headers().size(), 2u);
+  // A placeholder that keeps the client from asking for codings; never sent (curlRequestHeaders).
+  EXPECT_EQ(request.header("Accept-Encoding"), "identity");
+  EXPECT_EQ(request.headers().size(), 3u);
+}
+
+TEST(RequestFactoryTest, CompressedAsksForCurlsCodings) {
+  EXPECT_EQ(requestFor({"--compressed"}).header("Accept-Encoding"), "deflate, gzip, br, zstd");
+  EXPECT_EQ(requestFor({"--compressed", "-r", "0-9"}).header("Accept-Encoding"),
+            "deflate, gzip, br, zstd");
+  EXPECT_EQ(requestFor({"--compressed", "-H", "Accept-Encoding: br"}).header("Accept-Encoding"),
+            "br");
 }
 
 TEST(RequestFactoryTest, UrlWithoutSchemeIsHttp) {
@@ -149,7 +159,7 @@ TEST(RequestFactoryTest, HeaderWithSemicolonIsSentEmpty) {
 
 TEST(RequestFactoryTest, HeaderLinesWithoutColonOrSemicolonAreIgnored) {
   Request request = requestFor({"-H", "garbage", "-H", "X-A;not-empty"});
-  EXPECT_EQ(request.headers().size(), 2u);
+  EXPECT_EQ(request.headers().size(), 3u);  // User-Agent, Accept, Accept-Encoding.
 }
 
 TEST(RequestFactoryTest, HeaderValueWithControlCharacterIsRefused) {

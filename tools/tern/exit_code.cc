@@ -1,6 +1,8 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "exit_code.h"
 
+#include "io/content_decoding.h"
+
 #include <cerrno>
 #include <exception>
 #include <string>
@@ -210,6 +212,9 @@ TransferError classifyFailure(const std::exception_ptr& failure, const FailureCo
     }
     return {kExitPeerFailedVerification,
             std::string("SSL peer certificate or SSH remote key was not OK: ") + e.what()};
+  } catch (const internal::ContentDecodingException& e) {
+    return {kExitBadContentEncoding,
+            std::string("Error while processing content unencoding: ") + e.what()};
   } catch (const EOFException& e) {
     return {kExitPartialFile, e.what()};
   } catch (const SocketWriteException& e) {

@@ -42,6 +42,7 @@ enum ExitCode : int {
   kExitRecvError = 56,
   kExitSslCertProblem = 58,  // The client certificate or key cannot be used.
   kExitPeerFailedVerification = 60,
+  kExitBadContentEncoding = 61,  // --compressed: a coding tern cannot decode, or a corrupt body.
   kExitSslCaCertBadFile = 77,
   kExitSslPinnedPubKeyNotMatch = 90,
   kExitHttp2Stream = 92,  // The server reset the stream or made it invalid.

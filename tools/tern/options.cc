@@ -308,7 +308,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   app.add_flag("--location-trusted", options.locationTrusted,
                "Like --location, and send auth to other hosts");
   app.add_flag("-g,--globoff", options.globOff, "Disable URL sequences and ranges using {} and []");
-  app.add_flag("--compressed", options.compressed, "Request compressed response (gzip)");
+  app.add_flag("--compressed", options.compressed,
+               "Request compressed response (deflate, gzip, br, zstd)");
   bool disable = false;  // curl reads no .curlrc with -q; tern reads none anyway.
   app.add_flag("-q,--disable", disable, "Disable .curlrc (tern reads none)");
   std::vector<std::string> dataUrlencode;

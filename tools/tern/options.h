@@ -88,7 +88,7 @@ struct Options {
   bool location = false;                 // -L/--location: follow redirects.
   bool locationTrusted = false;          // --location-trusted: -L, credentials sent to every host.
   bool globOff = false;                  // -g/--globoff
-  bool compressed = false;               // --compressed: ask for gzip and decode it.
+  bool compressed = false;               // --compressed: ask for curl's codings, decode them.
   std::optional<int64_t> maxRedirs;      // --max-redirs (-L's limit; 50 if not given); -1: none.
   std::optional<double> connectTimeout;  // --connect-timeout, seconds.
   std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.

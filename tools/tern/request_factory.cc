@@ -289,6 +289,11 @@ Request buildRequest(const Options& options, std::string_view urlText) {
     if (options.range) {
       headers.addUnsafeNonAscii("Range", "bytes=" + *options.range);
     }
+    // The transfer decodes what --compressed asked for, as curl, so the client's bridge must
+    // neither ask for codings nor decode them: it leaves both to a request that names its
+    // encodings. Without --compressed the "identity" placeholder never reaches the wire (the
+    // network side drops it: curlRequestHeaders()), and the body arrives as the server sent it.
+    headers.add("Accept-Encoding", options.compressed ? kCompressedAcceptEncoding : "identity");
     if (options.referer) {
       std::string referer = *options.referer;
       if (size_t automatic = referer.find(";auto"); automatic != std::string::npos) {

@@ -43,6 +43,9 @@ bool methodNeedsBody(std::string_view method);
 // "default"), or nullopt if it has none or cannot be read.
 std::optional<std::string> netrcLogin(const std::string& path, std::string_view host);
 
+// The Accept-Encoding --compressed sends: curl 7.88's with brotli and zstd built in.
+inline constexpr const char* kCompressedAcceptEncoding = "deflate, gzip, br, zstd";
+
 // The method curl implies without -X: HEAD for -I, POST for -d or -F, else GET.
 std::string impliedMethod(const Options& options);
 

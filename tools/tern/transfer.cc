@@ -23,6 +23,8 @@
 
 #include "cookie_engine.h"
 #include "exit_code.h"
+#include "io/ascii.h"
+#include "io/content_decoding.h"
 #include "output.h"
 #include "redirect_follower.h"
 #include "request_factory.h"
@@ -217,6 +219,44 @@ int64_t bytesPerSecond(const std::string& text) {
 // HTTP/1's body ended before its Content-Length (or its last chunk): curl's exit 18 with its
 // message. Other failures while reading (a timeout, a malformed chunk, HTTP/2's resets) are left
 // to classifyFailure.
+// --compressed: the body decoded from the codings in its Content-Encoding (none: as it came), as
+// curl decodes them; a coding curl does not know fails the transfer, exit 61, as curl's. No
+// decompression ratio limit: curl has none.
+std::unique_ptr<BufferedSource> decodedBody(const Response& response, BufferedSource& body) {
+  std::vector<std::string> codings;
+  for (const std::string& value : response.headers().values("Content-Encoding")) {
+    std::string_view rest = value;
+    while (!rest.empty()) {
+      std::string_view item = rest.substr(0, rest.find(','));
+      rest.remove_prefix(std::min(rest.size(), item.size() + 1));
+      size_t first = item.find_first_not_of(" \t");
+      if (first == std::string_view::npos) continue;
+      item = item.substr(first, item.find_last_not_of(" \t") - first + 1);
+      if (internal::equalsIgnoreCase(item, "identity")) continue;
+      if (!internal::isDecodableContentCoding(item)) {
+        throw ToolException(kExitBadContentEncoding,
+                            "Unrecognized content encoding type. libcurl understands deflate, "
+                            "gzip, br, zstd content encodings.");
+      }
+      codings.emplace_back(item);
+    }
+  }
+  if (codings.empty()) return nullptr;
+  // Reads the response's body without owning it: the response closes it.
+  class BodyView final : public Source {
+   public:
+    explicit BodyView(BufferedSource& body) : body_(body) {}
+    int64_t read(Buffer& sink, int64_t byteCount) override { return body_.read(sink, byteCount); }
+    Timeout& timeout() override { return body_.timeout(); }
+    void close() override {}
+
+   private:
+    BufferedSource& body_;
+  };
+  return tern::buffer(
+      internal::decodingSource(std::make_unique<BodyView>(body), codings, /*maxRatio=*/0));
+}
+
 void throwIfCutShort(const IOException& e, const Response& response, int64_t received) {
   if (response.protocol() != Protocol::HTTP_1_1 && response.protocol() != Protocol::HTTP_1_0) {
     return;
@@ -597,7 +637,9 @@ void TransferRunner::receive(Transfer& t, Response& response, std::ostream& out)
         t.meter->setDownloadTotal(response.body()->contentLength());
         t.meter->update(0, info.sizeUpload);
       }
-      BufferedSource& source = response.body()->source();
+      std::unique_ptr<BufferedSource> decoded;
+      if (options_.compressed) decoded = decodedBody(response, response.body()->source());
+      BufferedSource& source = decoded ? *decoded : response.body()->source();
       // One chunk per thread for the whole run: a fresh 64 KiB vector per transfer was zeroed
       // every time (a tenth of the tool's time fetching many small URLs).
       thread_local std::vector<std::byte> chunk(kChunkSize);
