@@ -424,7 +424,12 @@ Cookie::Builder& Cookie::Builder::expiresAt(int64_t expiresAt) {
 }
 
 Cookie::Builder& Cookie::Builder::setDomain(std::string_view domain, bool hostOnly) {
-  std::optional<std::string> canonical = canonicalDomain(domain);
+  // An IPv6 address as domain() holds it, bare ("::1"), is taken too, so a cookie's domain can
+  // be given to a builder again (a jar making a cookie host-only does).
+  std::optional<std::string> canonical =
+      domain.find(':') != std::string_view::npos && !domain.starts_with('[')
+          ? canonicalDomain("[" + std::string(domain) + "]")
+          : canonicalDomain(domain);
   if (!canonical || domain.starts_with('.')) {
     throw std::invalid_argument("Cookie domain is not a valid host: \"" + std::string(domain) +
                                 "\"");

@@ -157,9 +157,14 @@ TEST(CookieTest, BuilderRefusesADomainWhoseCanonicalFormIsNoHost) {
   // Likewise one that canonicalizes to "fffff.", which is not a domain of its own.
   std::string trailing = "FFFFF." + std::string(2, '\0') + "\xde\xb7t" + std::string(11, '\0');
   EXPECT_THROW(Cookie::Builder().name("a").value("b").domain(trailing), std::invalid_argument);
-  // A domain a builder accepts is accepted again as it was stored.
-  Cookie cookie = Cookie::Builder().name("a").value("b").domain("WWW.Example.COM").build();
-  EXPECT_NO_THROW(Cookie::Builder().name("a").value("b").hostOnlyDomain(cookie.domain()));
+  // A domain a builder accepts is accepted again as it was stored, an IPv6 address's too (the
+  // fuzzer found a jar throwing on one).
+  for (const char* accepted : {"WWW.Example.COM", "[12::2:0]", "::1", "127.0.0.1"}) {
+    Cookie cookie = Cookie::Builder().name("a").value("b").domain(accepted).build();
+    EXPECT_NO_THROW(Cookie::Builder().name("a").value("b").hostOnlyDomain(cookie.domain()))
+        << accepted;
+  }
+  EXPECT_EQ(Cookie::Builder().name("a").value("b").hostOnlyDomain("::1").build().domain(), "::1");
 }
 
 TEST(CookieTest, DomainThatDoesNotMatchTheUrlIsRejected) {
