@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <future>
 #include <memory>
@@ -427,10 +429,15 @@ TEST_F(EventSourceTest, CancelBeforeTheFirstConnection) {
   std::shared_ptr<EventSource> source = newEventSource(fastReconnect());
   source->cancel();
   std::deque<std::string> lines = listener->awaitTerminal();
-  // The cancel may come before or after the call started; either way it ends there.
+  // The cancel may come before the call started, or after it opened (and, on a slow machine,
+  // after the event was delivered); either way it ends there, with nothing but those before.
   ASSERT_FALSE(lines.empty());
   EXPECT_THAT(lines.back(), StartsWith("failure InterruptedIOException: Canceled"));
-  for (size_t i = 0; i + 1 < lines.size(); ++i) EXPECT_EQ(lines[i], "open 200");
+  std::vector<std::string> before(lines.begin(), lines.end() - 1);
+  std::vector<std::string> allowed = {"open 200", "event id=- type=- data=a"};
+  EXPECT_TRUE(before.size() <= allowed.size() &&
+              std::equal(before.begin(), before.end(), allowed.begin()))
+      << ::testing::PrintToString(lines);
 }
 
 TEST_F(EventSourceTest, CancelAfterTheEndDoesNothing) {
