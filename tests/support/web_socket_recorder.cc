@@ -5,6 +5,8 @@
 
 #include <utility>
 
+#include "ws/real_web_socket.h"
+
 namespace tern::testing {
 
 std::string WebSocketRecorder::Event::toString() const {
@@ -37,7 +39,11 @@ void WebSocketRecorder::record(WebSocket& webSocket, Event event) {
     EXPECT_FALSE(inCallback_) << name_ << ": two callbacks at once";
     EXPECT_FALSE(final_) << name_ << ": " << event.toString() << " after the final event";
     inCallback_ = true;
-    webSocket_ = &webSocket;
+    // Weakly: the socket's owner (MockWebServer's serving thread, for a server) may end it
+    // before the test is done with the recorder.
+    if (auto* real = dynamic_cast<internal::RealWebSocket*>(&webSocket)) {
+      webSocket_ = real->weak_from_this();
+    }
     event.thread = std::this_thread::get_id();
     threads_.insert(event.thread);
     if (event.kind == Event::Kind::kClosed || event.kind == Event::Kind::kFailure) final_ = true;
@@ -206,9 +212,11 @@ std::set<std::thread::id> WebSocketRecorder::threads() const {
   return threads_;
 }
 
-WebSocket* WebSocketRecorder::webSocket() const {
+std::shared_ptr<WebSocket> WebSocketRecorder::webSocket() const {
   std::lock_guard lock(mutex_);
-  return webSocket_;
+  std::shared_ptr<WebSocket> webSocket = webSocket_.lock();
+  EXPECT_TRUE(webSocket) << name_ << ": no WebSocket, or its owner has ended it";
+  return webSocket;
 }
 
 }  // namespace tern::testing

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -69,8 +70,9 @@ class WebSocketRecorder : public WebSocketListener {
   // Nothing more comes within `wait`.
   void assertExhausted(std::chrono::milliseconds wait = std::chrono::milliseconds(100));
 
-  // The WebSocket the listener saw (valid while the test holds it).
-  WebSocket* webSocket() const;
+  // The WebSocket the listener saw, while its owner keeps it (null, and a failed expectation,
+  // once the owner has ended it).
+  std::shared_ptr<WebSocket> webSocket() const;
 
   // The threads the callbacks came on, so far.
   std::set<std::thread::id> threads() const;
@@ -83,7 +85,7 @@ class WebSocketRecorder : public WebSocketListener {
   std::condition_variable condition_;
   std::deque<Event> events_;
   std::function<void(WebSocket&)> delegate_;
-  WebSocket* webSocket_ = nullptr;
+  std::weak_ptr<WebSocket> webSocket_;
   bool final_ = false;
   bool inCallback_ = false;
   std::set<std::thread::id> threads_;
