@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "http/http_syntax.h"
 #include "http/message_framing.h"
 #include "io/ascii.h"
 #include "io/content_decoding.h"
@@ -39,24 +40,6 @@ class ResponseBodySource final : public Source {
   ResponseBody body_;
 };
 
-// The tokens of a comma-separated header value, without parameters (";q=0.5") or whitespace.
-std::vector<std::string> tokens(std::string_view value) {
-  std::vector<std::string> result;
-  while (!value.empty()) {
-    size_t comma = value.find(',');
-    std::string_view item = value.substr(0, comma);
-    item = item.substr(0, item.find(';'));
-    size_t first = item.find_first_not_of(" \t");
-    if (first != std::string_view::npos) {
-      size_t last = item.find_last_not_of(" \t");
-      result.emplace_back(item.substr(first, last - first + 1));
-    }
-    if (comma == std::string_view::npos) break;
-    value.remove_prefix(comma + 1);
-  }
-  return result;
-}
-
 }  // namespace
 
 BridgeInterceptor::BridgeInterceptor(std::shared_ptr<CookieJar> cookieJar,
@@ -64,7 +47,7 @@ BridgeInterceptor::BridgeInterceptor(std::shared_ptr<CookieJar> cookieJar,
     : cookieJar_(std::move(cookieJar)),
       acceptEncoding_(std::move(acceptEncoding)),
       maxDecompressionRatio_(maxDecompressionRatio) {
-  for (std::string& coding : tokens(acceptEncoding_)) {
+  for (std::string& coding : listTokens(acceptEncoding_)) {
     if (isDecodableContentCoding(coding)) offered_.push_back(std::move(coding));
   }
 }
@@ -72,7 +55,7 @@ BridgeInterceptor::BridgeInterceptor(std::shared_ptr<CookieJar> cookieJar,
 std::vector<std::string> BridgeInterceptor::codingsToDecode(const Headers& headers) const {
   std::vector<std::string> codings;
   for (const std::string& value : headers.values("Content-Encoding")) {
-    for (std::string& coding : tokens(value)) {
+    for (std::string& coding : listTokens(value)) {
       if (equalsIgnoreCase(coding, "identity")) continue;
       bool offered = false;
       for (const std::string& ours : offered_) offered = offered || equalsIgnoreCase(coding, ours);

@@ -217,4 +217,21 @@ void checkReceivedFieldValue(std::string_view name, std::string_view value) {
   throw ProtocolException(message);
 }
 
+std::vector<std::string> listTokens(std::string_view value) {
+  std::vector<std::string> result;
+  while (!value.empty()) {
+    size_t comma = value.find(',');
+    std::string_view item = value.substr(0, comma);
+    item = item.substr(0, item.find(';'));
+    size_t first = item.find_first_not_of(" \t");
+    if (first != std::string_view::npos) {
+      size_t last = item.find_last_not_of(" \t");
+      result.emplace_back(item.substr(first, last - first + 1));
+    }
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return result;
+}
+
 }  // namespace tern::internal

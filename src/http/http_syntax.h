@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "io/ascii.h"
 #include "tern/export.h"
@@ -74,5 +75,9 @@ void checkHeaderValue(std::string_view value, std::string_view name, bool allowN
 // line break or cut a C string short in the caller's hands. Throws ProtocolException naming the
 // field, the character and its position; the value, escaped, only when the field is not sensitive.
 void checkReceivedFieldValue(std::string_view name, std::string_view value);
+
+// The items of a comma-separated header value ("br, zstd;q=0.5, gzip"), each without its
+// parameters and surrounding whitespace; empty items are skipped.
+std::vector<std::string> listTokens(std::string_view value);
 
 }  // namespace tern::internal

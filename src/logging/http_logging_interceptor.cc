@@ -5,14 +5,17 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "http/charset.h"
+#include "http/http_syntax.h"
 #include "http/message_framing.h"
 #include "io/ascii.h"
-#include "io/gzip_source.h"
+#include "io/content_decoding.h"
 #include "logging/probably_utf8.h"
 #include "tern/buffer.h"
 #include "tern/buffered_source.h"
@@ -29,6 +32,23 @@ bool bodyHasUnknownEncoding(const Headers& headers) {
   return encoding && !equalsIgnoreCase(*encoding, "identity") &&
          !equalsIgnoreCase(*encoding, "gzip");
 }
+
+// A response body's content codings in the order they were applied (identity left out), or
+// nullopt if one is not a coding we can decode for the log (gzip, deflate, br and zstd are).
+std::optional<std::vector<std::string>> decodableCodings(const Headers& headers) {
+  std::vector<std::string> codings;
+  for (const std::string& value : headers.values("Content-Encoding")) {
+    for (std::string& coding : internal::listTokens(value)) {
+      if (equalsIgnoreCase(coding, "identity")) continue;
+      if (!internal::isDecodableContentCoding(coding)) return std::nullopt;
+      codings.push_back(std::move(coding));
+    }
+  }
+  return codings;
+}
+
+// Bodies are decoded for the log under the client's default decompression ratio limit.
+constexpr double kMaxDecompressionRatio = 1000;
 
 std::string text(const Buffer& buffer, const std::optional<MediaType>& contentType) {
   std::vector<std::byte> bytes = buffer.snapshot();
@@ -157,24 +177,30 @@ Response HttpLoggingInterceptor::intercept(Chain& chain) {
 
   if (!logBody || !responseBody || !internal::promisesBody(response)) {
     logger_("<-- END HTTP");
-  } else if (bodyHasUnknownEncoding(headers)) {
+  } else if (std::optional<std::vector<std::string>> codings = decodableCodings(headers);
+             !codings) {
     logger_("<-- END HTTP (encoded body omitted)");
   } else {
     BufferedSource& source = responseBody->source();
     source.request(std::numeric_limits<int64_t>::max());  // Buffers the whole body.
     Buffer buffer = source.buffer().copy();
-    std::optional<int64_t> gzippedLength;
-    std::optional<std::string> encoding = headers.get("Content-Encoding");
-    if (encoding && equalsIgnoreCase(*encoding, "gzip")) {
-      gzippedLength = buffer.size();
+    std::optional<int64_t> encodedLength;
+    std::string codingNames;
+    if (!codings->empty()) {
+      encodedLength = buffer.size();
+      for (const std::string& coding : *codings) {
+        codingNames += (codingNames.empty() ? "" : ", ") + coding;
+      }
       Buffer decoded;
       try {
-        internal::GzipSource gzip(buffer);
-        while (gzip.read(decoded, 8192) != -1) {
+        std::unique_ptr<Source> decoder = internal::decodingSource(
+            std::make_unique<Buffer>(std::move(buffer)), *codings, kMaxDecompressionRatio);
+        while (decoder->read(decoded, 8192) != -1) {
         }
       } catch (const IOException& e) {
         // The application will hit the same error reading the body; the log just says so.
-        logger_("<-- END HTTP (gzip body not decodable: " + std::string(e.what()) + ")");
+        logger_("<-- END HTTP (" + codingNames + " body not decodable: " + std::string(e.what()) +
+                ")");
         return response;
       }
       buffer = std::move(decoded);
@@ -188,9 +214,12 @@ Response HttpLoggingInterceptor::intercept(Chain& chain) {
       logger_("");
       logger_(text(buffer, responseBody->contentType()));
     }
-    if (gzippedLength) {
+    if (encodedLength && codingNames == "gzip") {
       logger_("<-- END HTTP (" + std::to_string(buffer.size()) + "-byte, " +
-              std::to_string(*gzippedLength) + "-gzipped-byte body)");
+              std::to_string(*encodedLength) + "-gzipped-byte body)");  // OkHttp's words.
+    } else if (encodedLength) {
+      logger_("<-- END HTTP (" + std::to_string(buffer.size()) + "-byte, " +
+              std::to_string(*encodedLength) + "-byte " + codingNames + "-encoded body)");
     } else {
       logger_("<-- END HTTP (" + std::to_string(buffer.size()) + "-byte body)");
     }

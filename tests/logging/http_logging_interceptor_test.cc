@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "call/call_fixture.h"
+#include "support/compression.h"
 
 namespace tern::testing {
 namespace {
@@ -167,6 +168,40 @@ TEST_F(HttpLoggingInterceptorTest, BodyDecodesGzipForDisplay) {
   EXPECT_EQ(logged[logged.size() - 2], "Uncompressed text");
   EXPECT_EQ(logged.back(),
             "<-- END HTTP (17-byte, " + std::to_string(gzippedSize) + "-gzipped-byte body)");
+}
+
+TEST_F(HttpLoggingInterceptorTest, BodyDecodesBrotliZstdAndStackedCodingsForDisplay) {
+  install(Level::BODY);
+  const std::string text = "{\"items\": [1, 2, 3]}";
+  for (const auto& [coding, encoded] : std::vector<std::pair<std::string, std::string>>{
+           {"br", brotliCompress(text)},
+           {"zstd", zstdCompress(text)},
+           {"br, zstd", zstdCompress(brotliCompress(text))}}) {
+    Buffer body;
+    body.writeUtf8(encoded);
+    server.enqueue(MockResponse::Builder()
+                       .addHeader("Content-Encoding", coding)
+                       .addHeader("Content-Type", "application/json")
+                       .body(body)
+                       .build());
+    EXPECT_EQ(fetch(), text) << coding;  // The application's body is decoded once, by the bridge.
+    std::vector<std::string> logged = lines();
+    EXPECT_EQ(logged[logged.size() - 2], text) << coding;
+    EXPECT_EQ(logged.back(), "<-- END HTTP (" + std::to_string(text.size()) + "-byte, " +
+                                 std::to_string(encoded.size()) + "-byte " + coding +
+                                 "-encoded body)");
+  }
+}
+
+TEST_F(HttpLoggingInterceptorTest, BodyThatDoesNotDecodeIsSaidSo) {
+  install(Level::BODY);
+  server.enqueue(MockResponse::Builder()
+                     .addHeader("Content-Encoding", "br")
+                     .body("this is not brotli at all")
+                     .build());
+  Response response = execute();
+  EXPECT_THROW(response.body()->string(), IOException);
+  EXPECT_THAT(lines().back(), ::testing::StartsWith("<-- END HTTP (br body not decodable: "));
 }
 
 TEST_F(HttpLoggingInterceptorTest, BodyOmitsUnknownEncodings) {
