@@ -34,6 +34,7 @@
 #include "tern/digest_authenticator.h"
 #include "tern/dispatcher.h"
 #include "tern/dns.h"
+#include "tern/dns_over_https.h"
 #include "tern/exceptions.h"
 #include "tern/inet_address.h"
 #include "tern/response.h"
@@ -68,6 +69,31 @@ std::shared_ptr<Dns> familyDns(bool ipv6) {
     if (!addresses.empty()) return addresses;
     throw UnknownHostException("Could not resolve host: " + hostname);
   });
+}
+
+// --doh-url: names resolved over DNS over HTTPS. As curl, the DoH server is verified with the
+// transfer's --cacert (or the system's roots) whatever -k says, and not at all with
+// --doh-insecure; its queries take the transfer's timeouts. A name it cannot resolve is exit 6.
+std::shared_ptr<Dns> dohDns(const Options& options, std::ostream& err) {
+  Options doh = options;
+  doh.insecure = options.dohInsecure;
+  doh.pinnedPublicKeys.clear();         // The origin's pins (curl's --pinnedpubkey is not DoH's).
+  if (doh.insecure) doh.silent = true;  // Warned below, naming DoH.
+  Client::Builder builder;
+  configureTls(doh, builder, err);
+  if (options.connectTimeout && *options.connectTimeout > 0) {
+    builder.connectTimeout(seconds(*options.connectTimeout));
+  }
+  if (options.maxTime && *options.maxTime > 0) builder.callTimeout(seconds(*options.maxTime));
+  if (options.dohInsecure && !options.silent) {
+    err << "tern: warning: --doh-insecure: the DoH server's certificate is not verified\n";
+  }
+  return DnsOverHttps::Builder()
+      .client(builder.build())
+      .url(HttpUrl::get(*options.dohUrl))
+      .includeIPv6(options.ipResolve != Options::IpResolve::kIpv4)
+      .resolvePrivateAddresses(true)  // curl resolves every name it is given over DoH.
+      .build();
 }
 
 // --cache's Cache, opened now so that a directory it cannot have is known before any transfer:
@@ -117,7 +143,8 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
       builder.protocols({Protocol::HTTP_2, Protocol::HTTP_1_1});
       break;
   }
-  std::shared_ptr<Dns> dns = options.ipResolve == Options::IpResolve::kAny
+  std::shared_ptr<Dns> dns = options.dohUrl ? dohDns(options, err)
+                             : options.ipResolve == Options::IpResolve::kAny
                                  ? Dns::system()
                                  : familyDns(options.ipResolve == Options::IpResolve::kIpv6);
   if (resolve) dns = ResolveTable::dns(std::move(resolve), std::move(dns));
