@@ -244,8 +244,8 @@ void DnsOverHttps::lookupAsync(const std::string& hostname, std::shared_ptr<Call
   std::shared_ptr<const Settings> settings = settings_;
   for (auto& [type, request] : queries) {
     // Each query's outcome: its addresses go out at once; the last one completes the lookup.
-    auto finish = [lookup, settings, hostname, type = type](
-                      std::optional<DnsAnswer> answer, std::exception_ptr failure, bool dnsError) {
+    auto finish = [lookup, settings, hostname](std::optional<DnsAnswer> answer,
+                                               std::exception_ptr failure, bool dnsError) {
       if (answer && !answer->addresses.empty()) {
         {
           MutexLock lock(lookup->mutex);
