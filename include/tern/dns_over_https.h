@@ -86,9 +86,9 @@ class TERN_API DnsOverHttps::Builder {
   // POST the query instead of GET. Default false.
   Builder& post(bool post);
 
-  // Whether to resolve names with no public suffix beneath them ("localhost", "printer.lan" is
-  // public to the Public Suffix List's "*" rule, a single label is not). Default false: such a
-  // name fails with UnknownHostException("... private hosts not resolved").
+  // Whether to resolve private names: those the Public Suffix List finds no registrable domain
+  // for ("localhost", any single label), as OkHttp decides. Default false: such a name fails
+  // with UnknownHostException("... private hosts not resolved").
   Builder& resolvePrivateAddresses(bool resolvePrivateAddresses);
 
   // Whether to resolve public names. Default true.

@@ -349,6 +349,7 @@ std::shared_ptr<DnsOverHttps> DnsOverHttps::Builder::build() const {
   auto settings = std::make_shared<Settings>(
       Settings{client_->newBuilder().dns(bootstrap).build(), *url_, includeIPv6_, post_,
                resolvePrivateAddresses_, resolvePublicAddresses_});
+  // The constructor is private (only the builder makes one), so make_shared cannot reach it.
   return std::shared_ptr<DnsOverHttps>(new DnsOverHttps(std::move(settings)));
 }
 
