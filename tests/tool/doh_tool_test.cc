@@ -87,6 +87,17 @@ TEST_F(DohToolTest, TheDohServerIsVerifiedWhateverInsecureSays) {
   EXPECT_EQ(insecure.out, "hello app.test\n");
 }
 
+TEST_F(DohToolTest, Ipv6OnlyFindsNoAddressForAnIpv4OnlyName) {
+  // app.test has an A record only: -4 reaches it, -6 cannot resolve it (exit 6). (curl 7.88
+  // applies -6 to the DoH server's connection too, so against this IPv4 server it exits 7.)
+  ToolRun v4 =
+      runTern({"-s", "-4", "--doh-url", peer_.url(), "--cacert", caCert_, originUrl("app.test")});
+  EXPECT_EQ(v4.exitCode, 0) << v4.err;
+  std::vector<std::string> args{"-s",       "-6",    "--doh-url",          peer_.url(),
+                                "--cacert", caCert_, originUrl("app.test")};
+  EXPECT_EQ(runTern(args).exitCode, 6);
+}
+
 TEST_F(DohToolTest, ABadDohUrlIsAUsageError) {
   ToolRun run = runTern({"--doh-url", "not a url", originUrl("app.test")});
   EXPECT_EQ(run.exitCode, 2);

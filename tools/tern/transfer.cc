@@ -60,11 +60,11 @@ std::chrono::nanoseconds seconds(double value) {
   return std::max(duration, kShortestTimeout);
 }
 
-// -4/-6: the system's addresses of one family; a name without one is not found (exit 6). (An IP
+// -4/-6: `dns`'s addresses of one family; a name without one is not found (exit 6). (An IP
 // literal of the other family is refused before the call, as curl's exit 7.)
-std::shared_ptr<Dns> familyDns(bool ipv6) {
-  return Dns::of([ipv6](const std::string& hostname) {
-    std::vector<InetAddress> addresses = Dns::system()->lookup(hostname);
+std::shared_ptr<Dns> familyDns(std::shared_ptr<Dns> dns, bool ipv6) {
+  return Dns::of([dns = std::move(dns), ipv6](const std::string& hostname) {
+    std::vector<InetAddress> addresses = dns->lookup(hostname);
     std::erase_if(addresses, [&](const InetAddress& a) { return a.isIpv6() != ipv6; });
     if (!addresses.empty()) return addresses;
     throw UnknownHostException("Could not resolve host: " + hostname);
@@ -143,10 +143,10 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
       builder.protocols({Protocol::HTTP_2, Protocol::HTTP_1_1});
       break;
   }
-  std::shared_ptr<Dns> dns = options.dohUrl ? dohDns(options, err)
-                             : options.ipResolve == Options::IpResolve::kAny
-                                 ? Dns::system()
-                                 : familyDns(options.ipResolve == Options::IpResolve::kIpv6);
+  std::shared_ptr<Dns> dns = options.dohUrl ? dohDns(options, err) : Dns::system();
+  if (options.ipResolve != Options::IpResolve::kAny) {
+    dns = familyDns(std::move(dns), options.ipResolve == Options::IpResolve::kIpv6);
+  }
   if (resolve) dns = ResolveTable::dns(std::move(resolve), std::move(dns));
   builder.dns(std::move(dns));
   // Set even when it is the environment's, so the client and ProxySetup::select() agree.
