@@ -223,20 +223,26 @@ class LambdaDns final : public Dns {
 
 }  // namespace
 
+DnsAnswer Dns::lookupWithTtl(const std::string& hostname) {
+  return {lookup(hostname), std::nullopt};
+}
+
 void Dns::lookupAsync(const std::string& hostname, std::shared_ptr<Callback> callback) {
-  std::vector<InetAddress> addresses;
+  DnsAnswer answer;
   try {
-    addresses = lookup(hostname);
+    answer = lookupWithTtl(hostname);
   } catch (const UnknownHostException&) {
     callback->onComplete(std::current_exception());
     return;
   }
+  std::vector<InetAddress>& addresses = answer.addresses;
   if (addresses.empty()) {
     callback->onComplete(
         std::make_exception_ptr(UnknownHostException("Dns returned no addresses for " + hostname)));
     return;
   }
   callback->onAddresses(std::move(addresses));
+  if (answer.ttl) callback->onTtl(*answer.ttl);
   callback->onComplete(nullptr);
 }
 

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <utility>
 #include "argument_words.h"
+#include "tern/http_url.h"
 
 namespace tern::tool {
 namespace {
@@ -293,6 +294,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   CLI::Option* userAgent = value("-A,--user-agent", "<name>", "Send User-Agent <name> to server");
   CLI::Option* user = value("-u,--user", "<user:password>", "Server user and password");
   app.add_flag("--digest", options.digest, "Use HTTP Digest Authentication");
+  CLI::Option* dohUrl = value("--doh-url", "<URL>", "Resolve host names over DNS over HTTPS");
+  app.add_flag("--doh-insecure", options.dohInsecure, "Allow insecure DoH server connections");
   CLI::Option* outputOption = repeatable(
       valueInto("-o,--output", outputs, "<file>", "Write to file instead of stdout (#N: glob)"));
   CLI::Option* remoteName = app.add_flag("-O,--remote-name", remoteNames,
@@ -603,6 +606,14 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
     }
   }
 
+  if (*dohUrl) {
+    std::string url = dohUrl->as<std::string>();
+    if (!url.empty() && !HttpUrl::parse(url)) {
+      result.exitCode = usageError(err, "option --doh-url: not an http or https URL: " + url);
+      return result;
+    }
+    options.dohUrl = url.empty() ? std::nullopt : std::optional(url);
+  }
   if (*cacheDir) options.cacheDir = cacheDir->as<std::string>();
   if (*cookieJar) options.cookieJar = cookieJar->as<std::string>();
   for (const std::string& cookie : cookies) {

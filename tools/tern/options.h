@@ -133,6 +133,10 @@ struct Options {
   IpResolve ipResolve = IpResolve::kAny;
   // --resolve HOST:PORT:ADDR[,ADDR]..., in order (see resolve_table.h).
   std::vector<std::string> resolve;
+  // --doh-url URL: resolve names over DNS over HTTPS at URL ("" unsets it, as curl), verifying
+  // its server with --cacert's roots (not -k's choice); --doh-insecure: don't verify it.
+  std::optional<std::string> dohUrl;
+  bool dohInsecure = false;
   // --connect-to HOST1:PORT1:HOST2:PORT2, in order (see connect_to.h).
   std::vector<std::string> connectTo;
   // --unix-socket PATH, or --abstract-unix-socket NAME (abstract): every connection goes to this

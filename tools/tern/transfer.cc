@@ -35,6 +35,7 @@
 #include "tern/digest_authenticator.h"
 #include "tern/dispatcher.h"
 #include "tern/dns.h"
+#include "tern/dns_over_https.h"
 #include "tern/exceptions.h"
 #include "tern/inet_address.h"
 #include "tern/response.h"
@@ -60,15 +61,40 @@ std::chrono::nanoseconds seconds(double value) {
   return std::max(duration, kShortestTimeout);
 }
 
-// -4/-6: the system's addresses of one family; a name without one is not found (exit 6). (An IP
+// -4/-6: `dns`'s addresses of one family; a name without one is not found (exit 6). (An IP
 // literal of the other family is refused before the call, as curl's exit 7.)
-std::shared_ptr<Dns> familyDns(bool ipv6) {
-  return Dns::of([ipv6](const std::string& hostname) {
-    std::vector<InetAddress> addresses = Dns::system()->lookup(hostname);
+std::shared_ptr<Dns> familyDns(std::shared_ptr<Dns> dns, bool ipv6) {
+  return Dns::of([dns = std::move(dns), ipv6](const std::string& hostname) {
+    std::vector<InetAddress> addresses = dns->lookup(hostname);
     std::erase_if(addresses, [&](const InetAddress& a) { return a.isIpv6() != ipv6; });
     if (!addresses.empty()) return addresses;
     throw UnknownHostException("Could not resolve host: " + hostname);
   });
+}
+
+// --doh-url: names resolved over DNS over HTTPS. As curl, the DoH server is verified with the
+// transfer's --cacert (or the system's roots) whatever -k says, and not at all with
+// --doh-insecure; its queries take the transfer's timeouts. A name it cannot resolve is exit 6.
+std::shared_ptr<Dns> dohDns(const Options& options, std::ostream& err) {
+  Options doh = options;
+  doh.insecure = options.dohInsecure;
+  doh.pinnedPublicKeys.clear();         // The origin's pins (curl's --pinnedpubkey is not DoH's).
+  if (doh.insecure) doh.silent = true;  // Warned below, naming DoH.
+  Client::Builder builder;
+  configureTls(doh, builder, err);
+  if (options.connectTimeout && *options.connectTimeout > 0) {
+    builder.connectTimeout(seconds(*options.connectTimeout));
+  }
+  if (options.maxTime && *options.maxTime > 0) builder.callTimeout(seconds(*options.maxTime));
+  if (options.dohInsecure && !options.silent) {
+    err << "tern: warning: --doh-insecure: the DoH server's certificate is not verified\n";
+  }
+  return DnsOverHttps::Builder()
+      .client(builder.build())
+      .url(HttpUrl::get(*options.dohUrl))
+      .includeIPv6(options.ipResolve != Options::IpResolve::kIpv4)
+      .resolvePrivateAddresses(true)  // curl resolves every name it is given over DoH.
+      .build();
 }
 
 // --cache's Cache, opened now so that a directory it cannot have is known before any transfer:
@@ -118,9 +144,10 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
       builder.protocols({Protocol::HTTP_2, Protocol::HTTP_1_1});
       break;
   }
-  std::shared_ptr<Dns> dns = options.ipResolve == Options::IpResolve::kAny
-                                 ? Dns::system()
-                                 : familyDns(options.ipResolve == Options::IpResolve::kIpv6);
+  std::shared_ptr<Dns> dns = options.dohUrl ? dohDns(options, err) : Dns::system();
+  if (options.ipResolve != Options::IpResolve::kAny) {
+    dns = familyDns(std::move(dns), options.ipResolve == Options::IpResolve::kIpv6);
+  }
   if (resolve) dns = ResolveTable::dns(std::move(resolve), std::move(dns));
   builder.dns(std::move(dns));
   // Set even when it is the environment's, so the client and ProxySetup::select() agree.
