@@ -23,6 +23,7 @@
 
 #include "cookie_engine.h"
 #include "exit_code.h"
+#include "hsts_cache.h"
 #include "io/ascii.h"
 #include "io/content_decoding.h"
 #include "output.h"
@@ -91,7 +92,8 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
                   const std::shared_ptr<NetworkObserver>& observer,
                   std::shared_ptr<TransferEvents> events,
                   const std::shared_ptr<RedirectFollower>& follower, std::shared_ptr<Cache> cache,
-                  const std::shared_ptr<CookieEngine>& cookies, std::ostream& err) {
+                  const std::shared_ptr<CookieEngine>& cookies,
+                  const std::shared_ptr<HstsCache>& hsts, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
@@ -159,6 +161,7 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
       builder.addNetworkInterceptor(std::move(data));
     }
   }
+  if (hsts) builder.hsts(hsts->store());
   builder.addNetworkInterceptor(observer);
   builder.eventListenerFactory(std::move(events));
   return builder.build();
@@ -323,12 +326,14 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       follower_(makeFollower(options, events_, debug_)),
       cache_(openCache(options, debug_.get())),
       cookies_(CookieEngine::forOptions(options)),
+      hsts_(HstsCache::forOptions(options)),
       client_(makeClient(options, proxies_, connectTo_, resolve_, observer_, events_, follower_,
-                         cache_, cookies_, err)) {}
+                         cache_, cookies_, hsts_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = runTransfers();
   if (cookies_) cookies_->writeJar(out_, debug_.get());  // -c, as curl: whatever the outcome.
+  if (hsts_) hsts_->save(debug_.get());                  // --hsts, likewise.
   if (cache_) {
     // A stale-while-revalidate response was served at once and is being validated by a call of
     // the library's on the dispatcher: let it store its answer for the next run, but not hold
