@@ -46,6 +46,11 @@ std::optional<std::chrono::sys_seconds> parseStamp(std::string_view s) {
          std::chrono::seconds(second);
 }
 
+// The latest time the format can hold; a later expiry is written as "unlimited".
+constexpr std::chrono::sys_seconds kLatestStamp =
+    std::chrono::sys_days(std::chrono::year(9999) / 12 / 31) + std::chrono::hours(23) +
+    std::chrono::minutes(59) + std::chrono::seconds(59);
+
 std::string formatStamp(std::chrono::sys_seconds time) {
   std::chrono::sys_days days = std::chrono::floor<std::chrono::days>(time);
   std::chrono::year_month_day date(days);
@@ -142,7 +147,8 @@ std::string FileHsts::format(const std::vector<HstsEntry>& entries) {
     if (entry.includeSubDomains) text += '.';
     text += entry.host;
     text += " \"";
-    text += entry.expiresAt ? formatStamp(*entry.expiresAt) : std::string(kUnlimited);
+    text += entry.expiresAt && *entry.expiresAt <= kLatestStamp ? formatStamp(*entry.expiresAt)
+                                                                : std::string(kUnlimited);
     text += "\"\n";
   }
   return text;

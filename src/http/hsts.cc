@@ -32,8 +32,10 @@ struct Hsts::State {
   internal::Mutex mutex;
   std::map<std::string, Entry, std::less<>> entries TERN_GUARDED_BY(mutex);
 
+  // Compared in seconds: converting a file's date past 2262 to the clock's nanoseconds would
+  // overflow (hsts_fuzzer's first finding).
   static bool expired(const Entry& entry, std::chrono::system_clock::time_point now) {
-    return entry.expiresAt && *entry.expiresAt <= now;
+    return entry.expiresAt && *entry.expiresAt <= std::chrono::floor<std::chrono::seconds>(now);
   }
 
   // The unexpired entry for exactly `host`; drops an expired one.
@@ -112,7 +114,10 @@ void Hsts::add(HstsEntry entry) {
   std::string_view name = withoutTrailingDot(entry.host);
   std::optional<std::string> host =
       name.empty() || name.starts_with('.') ? std::nullopt : internal::parseHost(name);
-  if (!host || internal::isIpAddressHost(*host)) {
+  // IDNA mapping can make a name that ends in a dot ("a.." less one dot; hsts_fuzzer's second
+  // finding): lookups drop a trailing dot, so such an entry could never match.
+  if (!host || host->empty() || host->starts_with('.') || host->ends_with('.') ||
+      internal::isIpAddressHost(*host)) {
     throw std::invalid_argument("Not an HSTS host name: \"" +
                                 internal::escapeForMessage(entry.host) + "\"");
   }
