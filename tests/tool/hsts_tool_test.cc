@@ -152,6 +152,18 @@ TEST_F(HstsToolTest, RedirectToHttpIsUpgradedWithL) {
   EXPECT_EQ(run.out, "at /final\n" + url("https", "/final") + " 200\n");
 }
 
+TEST_F(HstsToolTest, VerboseSaysEachSwitchAsCurl) {
+  expectSameAsCurl({url("https", "/sts")});
+  ToolRun ternRun = tern({"-v", "--hsts", ternFile(), url("http", "/v")});
+  ToolRun curlRun = curl({"-v", "--hsts", curlFile(), url("http", "/v")});
+  std::string line = "* Switched from HTTP to HTTPS due to HSTS => " + url("https", "/v") + "\n";
+  EXPECT_NE(curlRun.err.find(line), std::string::npos) << curlRun.err;
+  EXPECT_NE(ternRun.err.find(line), std::string::npos) << ternRun.err;
+  // Not for a URL that is https already.
+  ToolRun direct = tern({"-v", "--hsts", ternFile(), url("https", "/v")});
+  EXPECT_EQ(direct.err.find("Switched"), std::string::npos) << direct.err;
+}
+
 TEST_F(HstsToolTest, MaxAgeZeroRemovesTheHostFromTheFile) {
   expectSameAsCurl({url("https", "/sts")});
   expectSameAsCurl({url("https", "/forget")});

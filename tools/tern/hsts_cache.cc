@@ -8,12 +8,14 @@
 
 namespace tern::tool {
 
-std::shared_ptr<HstsCache> HstsCache::forOptions(const Options& options) {
+std::shared_ptr<HstsCache> HstsCache::forOptions(const Options& options,
+                                                 std::shared_ptr<DebugOutput> debug) {
   if (options.hstsFiles.empty()) return nullptr;
-  return std::make_shared<HstsCache>(options);
+  return std::make_shared<HstsCache>(options, std::move(debug));
 }
 
-HstsCache::HstsCache(const Options& options) : store_(std::make_shared<Hsts>()) {
+HstsCache::HstsCache(const Options& options, std::shared_ptr<DebugOutput> debug)
+    : store_(std::make_shared<Hsts>()), debug_(std::move(debug)) {
   for (const std::string& file : options.hstsFiles) {
     if (file.empty()) continue;
     try {
@@ -29,6 +31,20 @@ HstsCache::HstsCache(const Options& options) : store_(std::make_shared<Hsts>()) 
     }
   }
   if (!options.hstsFiles.back().empty()) saveFile_ = options.hstsFiles.back();
+}
+
+std::shared_ptr<Interceptor> HstsCache::switchNotice() const {
+  if (!debug_) return nullptr;
+  return Interceptor::of([store = store_, debug = debug_](Interceptor::Chain& chain) {
+    const HttpUrl& url = chain.request().url();
+    if (!url.isHttps()) {
+      HttpUrl upgraded = store->upgrade(url);
+      if (upgraded.isHttps()) {
+        debug->info("Switched from HTTP to HTTPS due to HSTS => " + upgraded.toString() + "\n");
+      }
+    }
+    return chain.proceed(chain.request());
+  });
 }
 
 void HstsCache::save(DebugOutput* debug) {

@@ -150,6 +150,11 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
         colon == std::string::npos ? "" : options.user->substr(colon + 1)));
   }
   if (follower) builder.addInterceptor(follower);
+  if (hsts) {
+    builder.hsts(hsts->store());
+    // After the follower: it sees each hop.
+    if (std::shared_ptr<Interceptor> notice = hsts->switchNotice()) builder.addInterceptor(notice);
+  }
   if (cache) {
     builder.cache(std::move(cache));
     builder.addInterceptor(observer->cacheSide());  // After the follower: it sees each hop.
@@ -161,7 +166,6 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
       builder.addNetworkInterceptor(std::move(data));
     }
   }
-  if (hsts) builder.hsts(hsts->store());
   builder.addNetworkInterceptor(observer);
   builder.eventListenerFactory(std::move(events));
   return builder.build();
@@ -326,7 +330,7 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       follower_(makeFollower(options, events_, debug_)),
       cache_(openCache(options, debug_.get())),
       cookies_(CookieEngine::forOptions(options)),
-      hsts_(HstsCache::forOptions(options)),
+      hsts_(HstsCache::forOptions(options, debug_)),
       client_(makeClient(options, proxies_, connectTo_, resolve_, observer_, events_, follower_,
                          cache_, cookies_, hsts_, err)) {}
 
