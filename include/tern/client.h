@@ -28,6 +28,7 @@
 #include "tern/proxy.h"
 #include "tern/proxy_selector.h"
 #include "tern/request.h"
+#include "tern/retry_policy.h"
 #include "tern/tls/handshake_certificates.h"
 
 namespace tern::internal {
@@ -110,6 +111,7 @@ class TERN_API Client {
   bool followRedirects() const noexcept;
   bool followSslRedirects() const noexcept;
   bool retryOnConnectionFailure() const noexcept;
+  const RetryPolicy& retryPolicy() const noexcept;
   bool fastFallback() const noexcept;
   const std::vector<std::shared_ptr<Interceptor>>& interceptors() const noexcept;
   const std::vector<std::shared_ptr<Interceptor>>& networkInterceptors() const noexcept;
@@ -215,6 +217,9 @@ class TERN_API Client::Builder {
   // "Retry-After: 0". True by default. A request whose one-shot body was already sent is never
   // retried.
   Builder& retryOnConnectionFailure(bool retryOnConnectionFailure);
+  // When a 429 or 503 is sent again after a wait (Retry-After, or backoff with jitter): see
+  // RetryPolicy. Off by default.
+  Builder& retryPolicy(RetryPolicy policy);
   // Whether to race connects to a host's IP addresses (RFC 8305 "Happy Eyeballs", as OkHttp's
   // fastFallback): the addresses alternate between IPv6 and IPv4 (starting with the family the
   // resolver put first), a new attempt starts every 250 ms while none has connected, and the
@@ -339,6 +344,7 @@ class TERN_API Client::Builder {
   bool followRedirects_ = true;
   bool followSslRedirects_ = true;
   bool retryOnConnectionFailure_ = true;
+  RetryPolicy retryPolicy_;
   bool fastFallback_ = true;
   std::vector<std::shared_ptr<Interceptor>> interceptors_;
   std::vector<std::shared_ptr<Interceptor>> networkInterceptors_;

@@ -51,6 +51,7 @@
 #include "tern/request_body.h"
 #include "tern/response.h"
 #include "tern/response_body.h"
+#include "tern/retry_policy.h"
 #include "tern/route.h"
 #include "tern/sink.h"
 #include "tern/source.h"

@@ -172,6 +172,8 @@ std::chrono::milliseconds Client::pingInterval() const noexcept {
 }
 bool Client::followRedirects() const noexcept { return state_->settings.followRedirects_; }
 bool Client::followSslRedirects() const noexcept { return state_->settings.followSslRedirects_; }
+const RetryPolicy& Client::retryPolicy() const noexcept { return state_->settings.retryPolicy_; }
+
 bool Client::retryOnConnectionFailure() const noexcept {
   return state_->settings.retryOnConnectionFailure_;
 }
@@ -322,6 +324,11 @@ Client::Builder& Client::Builder::followRedirects(bool followRedirects) {
 
 Client::Builder& Client::Builder::followSslRedirects(bool followSslRedirects) {
   followSslRedirects_ = followSslRedirects;
+  return *this;
+}
+
+Client::Builder& Client::Builder::retryPolicy(RetryPolicy policy) {
+  retryPolicy_ = std::move(policy);
   return *this;
 }
 

@@ -114,6 +114,7 @@ void RealCall::cancel() noexcept {
     // call's own reader fails instead.
     if (exchange_ && !exchangeShared_) exchange_->cancel();
     for (const auto& connection : connectionsToCancel_) connection->cancel();
+    canceledCondition_.notify_all();
   }
   // A call waiting for another call's connect to the same HTTP/2 address holds no socket yet.
   pool().wakeConnectWaiters();
@@ -351,12 +352,27 @@ void RealCall::timeoutEnter() {
     return;  // No call timeout.
   }
   std::weak_ptr<RealCall> weakSelf = weak_from_this();
+  {
+    MutexLock lock(mutex_);
+    callDeadline_ = std::chrono::steady_clock::now() +
+                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(delay);
+  }
   auto queue = TaskRunner::instance()->newQueue("tern call timeout");
   queue->execute("call timeout", delay, true, [weakSelf] {
     if (std::shared_ptr<RealCall> self = weakSelf.lock()) self->onTimeout();
   });
   MutexLock lock(mutex_);
   timeoutQueue_ = std::move(queue);
+}
+
+bool RealCall::sleepUnlessCanceled(std::chrono::milliseconds delay) {
+  MutexLock lock(mutex_);
+  return !canceledCondition_.wait_for(lock.native(), delay, [this] { return isCanceled(); });
+}
+
+std::optional<std::chrono::steady_clock::time_point> RealCall::callDeadline() const {
+  MutexLock lock(mutex_);
+  return callDeadline_;
 }
 
 void RealCall::onTimeout() {

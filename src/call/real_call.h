@@ -2,6 +2,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -74,6 +76,13 @@ class RealCall final : public Call,
   // Starts the call timeout watchdog (AsyncTimeout.enter()): if the call is not done within
   // timeout(), it is canceled and its failure becomes InterruptedIOException("timeout").
   void timeoutEnter();
+
+  // Waits `delay` (a RetryPolicy's) unless the call is canceled first (by cancel() or its
+  // timeout). Returns false if it was canceled. The call holds no exchange meanwhile.
+  bool sleepUnlessCanceled(std::chrono::milliseconds delay);
+
+  // When the call timeout cancels the call, if it has one and it started.
+  std::optional<std::chrono::steady_clock::time_point> callDeadline() const;
 
   // Stops the call timeout for good, without ending the call: its connection was upgraded to
   // another protocol (a WebSocket), which lives as long as its user wants.
@@ -209,6 +218,9 @@ class RealCall final : public Call,
   std::unique_ptr<TaskQueue> timeoutQueue_ TERN_GUARDED_BY(mutex_);
   bool timedOut_ TERN_GUARDED_BY(mutex_) = false;
   bool timeoutExited_ TERN_GUARDED_BY(mutex_) = false;
+  std::optional<std::chrono::steady_clock::time_point> callDeadline_ TERN_GUARDED_BY(mutex_);
+  // Notified (under mutex_) when the call is canceled, for sleepUnlessCanceled().
+  std::condition_variable canceledCondition_;
 };
 
 }  // namespace tern::internal

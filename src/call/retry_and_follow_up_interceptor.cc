@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "call/retry_and_follow_up_interceptor.h"
 
+#include <chrono>
 #include <climits>
 #include <exception>
 #include <string>
@@ -103,6 +104,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
   std::optional<Response> priorResponse;
   bool newExchangeFinder = true;
   int followUpCount = 0;
+  int policyRetries = 0;  // The RetryPolicy's retries so far (not counted as follow-ups).
 
   while (true) {
     // HSTS applies to every request this interceptor sends, the first and each follow-up, before
@@ -157,7 +159,19 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
       }
 
       std::shared_ptr<Exchange> exchange = call.interceptorScopedExchange();
-      std::optional<Request> followUp = followUpRequest(client, *response, exchange.get());
+      std::optional<Request> followUp;
+      std::optional<std::chrono::milliseconds> retryWait;
+      if (client.retryPolicy().enabled() &&
+          client.retryPolicy().statusCodes().contains(response->code())) {
+        // The policy's decision is final for its codes: no built-in 503 retry after it.
+        retryWait = policyRetry(call, *response, policyRetries + 1);
+        if (retryWait) {
+          ++policyRetries;
+          followUp = response->request();
+        }
+      } else {
+        followUp = followUpRequest(client, *response, exchange.get());
+      }
       if (!followUp || (followUp->body() && followUp->body()->isOneShot())) {
         call.event([&](EventListener& l) { l.followUpDecision(call, *response, nullptr); });
         closeActiveExchange = false;
@@ -167,7 +181,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
 
       if (ResponseBody* body = response->body()) body->close();
 
-      if (++followUpCount > kMaxFollowUps) {
+      if (!retryWait && ++followUpCount > kMaxFollowUps) {
         call.event([&](EventListener& l) { l.followUpDecision(call, *response, nullptr); });
         throw ProtocolException("Too many follow-up requests: " + std::to_string(followUpCount));
       }
@@ -175,12 +189,47 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
 
       request = std::move(*followUp);
       priorResponse = std::move(response);
+      if (retryWait && !call.sleepUnlessCanceled(*retryWait)) {
+        throw InterruptedIOException("Canceled");
+      }
     } catch (...) {
       call.exitNetworkInterceptorExchange(closeActiveExchange);
       throw;
     }
     call.exitNetworkInterceptorExchange(closeActiveExchange);
   }
+}
+
+std::optional<std::chrono::milliseconds> RetryAndFollowUpInterceptor::policyRetry(
+    RealCall& call, const Response& response, int retry) const {
+  const RetryPolicy& policy = call.client().retryPolicy();
+  std::optional<std::chrono::milliseconds> wait = policy.delay(response, retry);
+  std::string why;
+  if (wait) {
+    // A wait past the call timeout would only end in a timeout: return the response instead.
+    std::optional<std::chrono::steady_clock::time_point> deadline = call.callDeadline();
+    if (deadline && std::chrono::steady_clock::now() + *wait >= *deadline) {
+      wait.reset();
+      why = "; not retried: the wait would outlast the call timeout";
+    } else {
+      why = "; retrying in " + std::to_string(wait->count()) + " ms (retry " +
+            std::to_string(retry) + " of " + std::to_string(policy.maxRetries()) + ")";
+    }
+  } else if (retry > policy.maxRetries()) {
+    why = "; not retried: " + std::to_string(policy.maxRetries()) + " retries made";
+  } else if (response.request().body() && response.request().body()->isOneShot()) {
+    why = "; not retried: the request's one-shot body cannot be sent again";
+  } else {
+    why = "; not retried: Retry-After " + response.header("Retry-After").value_or("") +
+          " is longer than the policy's " + std::to_string(policy.maxRetryAfter().count()) + " ms";
+  }
+  if (call.hasEventListener()) {
+    RetryableStatusException decision("HTTP " + std::to_string(response.code()) + " from " +
+                                          response.request().url().redact() + why,
+                                      response.code(), wait);
+    call.event([&](EventListener& l) { l.retryDecision(call, decision, wait.has_value()); });
+  }
+  return wait;
 }
 
 bool RetryAndFollowUpInterceptor::recover(const IOException& e, RealCall& call,

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <chrono>
 #include <optional>
 
 #include "tern/client.h"
@@ -23,7 +24,9 @@ class RealCall;
 // Authorization header is dropped when the host changes), 401/407 answered by the
 // authenticators, 408 retried once (unless Retry-After asks for a delay), 503 with
 // "Retry-After: 0" retried once. At most kMaxFollowUps follow-ups: the next one throws
-// ProtocolException("Too many follow-up requests: 21").
+// ProtocolException("Too many follow-up requests: 21"). With the client's RetryPolicy on, the
+// codes it covers are its alone: it decides, reports retryDecision, and waits before the retry;
+// its retries are not counted as follow-ups.
 class RetryAndFollowUpInterceptor final : public Interceptor {
  public:
   // How many redirects and auth challenges to follow: Chrome follows 21, Firefox, curl and wget
@@ -40,6 +43,11 @@ class RetryAndFollowUpInterceptor final : public Interceptor {
   // True if the call may be retried after `e`.
   bool recover(const IOException& e, RealCall& call, const Request& userRequest,
                bool requestSendStarted) const;
+
+  // The RetryPolicy's wait before sending `response`'s request again as its `retry`-th retry, or
+  // nullopt; reports the decision (retryDecision) either way.
+  std::optional<std::chrono::milliseconds> policyRetry(RealCall& call, const Response& response,
+                                                       int retry) const;
 
   // The request that answers `userResponse` (a redirect, credentials, a retry after 408, 503 or
   // a 421 on a coalesced connection), or nullopt.

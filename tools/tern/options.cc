@@ -351,6 +351,13 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       value("--connect-timeout", "<fractional seconds>", "Maximum time allowed for connection");
   CLI::Option* maxTime =
       value("-m,--max-time", "<fractional seconds>", "Maximum time allowed for transfer");
+  CLI::Option* retry = value("--retry", "<num>", "Retry request if transient problems occur");
+  CLI::Option* retryDelay = value("--retry-delay", "<seconds>", "Wait time between retries");
+  CLI::Option* retryMaxTime =
+      value("--retry-max-time", "<seconds>", "Retry only within this period");
+  app.add_flag("--retry-all-errors", options.retryAllErrors, "Retry all errors (use with --retry)");
+  app.add_flag("--retry-connrefused", options.retryConnrefused,
+               "Retry on connection refused (use with --retry)");
   CLI::Option* writeOutOption =
       valueInto("-w,--write-out", writeOut, "<format>", "Use output FORMAT after completion");
   CLI::Option* trace =
@@ -550,6 +557,25 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       return badNumber(maxRedirs);
     }
     options.maxRedirs = value;
+  }
+  for (auto [option, target] :
+       {std::pair{retry, &options.retry}, std::pair{retryDelay, &options.retryDelay},
+        std::pair{retryMaxTime, &options.retryMaxTime}}) {
+    // Whole numbers from 0, as curl 7.88's str2unum reads them.
+    if (*option) {
+      std::string text = option->as<std::string>();
+      int64_t value = 0;
+      auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (error == std::errc() && end == text.data() + text.size() && value < 0) {
+        result.exitCode = usageError(
+            err, "option " + option->get_name() + ": expected a positive numerical parameter");
+        return result;
+      }
+      if (error != std::errc() || end != text.data() + text.size() || text.empty()) {
+        return badNumber(option);
+      }
+      *target = value;
+    }
   }
   for (auto [option, target] :
        {std::pair{connectTimeout, &options.connectTimeout}, std::pair{maxTime, &options.maxTime}}) {

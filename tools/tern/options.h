@@ -95,7 +95,17 @@ struct Options {
   std::optional<int64_t> maxRedirs;      // --max-redirs (-L's limit; 50 if not given); -1: none.
   std::optional<double> connectTimeout;  // --connect-timeout, seconds.
   std::optional<double> maxTime;         // -m/--max-time, seconds for each transfer.
-  bool traceEvents = false;              // --trace-events: every call's events on stderr.
+  // --retry N: a transfer that failed transiently runs again, up to N more times (curl's
+  // transient errors: a timeout, a name that did not resolve, HTTP 408, 429, 500, 502, 503 or
+  // 504); --retry-delay S waits S seconds each time instead of curl's backoff (1 s, doubled up
+  // to 10 minutes); --retry-max-time S retries only within S seconds of the first start;
+  // --retry-all-errors retries any failure, --retry-connrefused a refused connection too.
+  int64_t retry = 0;
+  int64_t retryDelay = 0;
+  int64_t retryMaxTime = 0;
+  bool retryAllErrors = false;
+  bool retryConnrefused = false;
+  bool traceEvents = false;  // --trace-events: every call's events on stderr.
   // --trace FILE / --trace-ascii FILE ("-" stdout, "%" stderr): curl's trace of the transfers.
   // -v and the two replace each other, the last one winning, as in curl.
   std::optional<std::string> traceFile;

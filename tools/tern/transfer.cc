@@ -2,6 +2,7 @@
 #include "transfer.h"
 
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -474,6 +475,51 @@ std::shared_ptr<Call> TransferRunner::newCall(Transfer& t, const Request& reques
 }
 
 void TransferRunner::transfer(Transfer& t) {
+  if (options_.retry == 0) {
+    attempt(t);
+    return;
+  }
+  // --retry: curl's loop. Each attempt is the whole transfer again, into a fresh output.
+  TransferRetry retry(options_);
+  const Transfer first = t;
+  while (true) {
+    // Where a -C attempt's output begins (any other attempt's file is created anew).
+    int64_t fileSizeBefore = 0;
+    if (options_.continueAt) {
+      try {
+        std::error_code error;
+        std::string name = outputFileName(t.spec, t.expansion, options_.outputDir);
+        if (!name.empty()) {
+          uintmax_t size = std::filesystem::file_size(name, error);
+          if (!error) fileSizeBefore = static_cast<int64_t>(size);
+        }
+      } catch (const std::exception&) {
+        // The attempt fails with the reason.
+      }
+    }
+    attempt(t);
+    TransferRetry::Decision decision = retry.next(t.info, t.info.connectionRefused);
+    if (!decision.wait) {
+      t.info.warning = std::move(decision.warning);  // After the error message, before -w.
+      return;
+    }
+    if (t.info.exitCode != kExitOk) reportError(t.info);
+    curlWarning(options_, err_, decision.warning);
+    if (!t.fileName.empty() && t.info.sizeDownload > 0) {
+      // What this attempt wrote to its file goes, as curl truncates it (-C: to where it began).
+      if (!options_.silent) err_ << "Throwing away " << t.info.sizeDownload << " bytes\n";
+      if (::truncate(t.fileName.c_str(), fileSizeBefore) != 0) {
+        t.info.exitCode = kExitWriteError;
+        t.info.errorMessage = "Failed to truncate file";
+        return;
+      }
+    }
+    std::this_thread::sleep_for(*decision.wait);
+    t = first;
+  }
+}
+
+void TransferRunner::attempt(Transfer& t) {
   std::optional<Request> request = prepare(t);
   if (!request) {
     end(t);
@@ -711,6 +757,12 @@ void TransferRunner::fail(Transfer& t, std::exception_ptr failure) {
   TransferError error = classifyFailure(failure, t.context);
   t.info.exitCode = error.exitCode;
   t.info.errorMessage = error.message;
+  try {
+    std::rethrow_exception(failure);
+  } catch (const ConnectException& e) {
+    t.info.connectionRefused = std::string_view(e.what()).ends_with("Connection refused");
+  } catch (...) {
+  }
 }
 
 void TransferRunner::end(Transfer& t) {
@@ -739,6 +791,7 @@ void TransferRunner::report(const TransferInfo& info, std::ostream& out) {
   if (info.exitCode != kExitOk) {
     reportError(info);
   }
+  if (!info.warning.empty()) curlWarning(options_, err_, info.warning);
   if (options_.writeOut) {
     writeOut(*options_.writeOut, info, out, err_);
     out.flush();

@@ -24,6 +24,7 @@
 #include "tern/client.h"
 #include "transfer_events.h"
 #include "transfer_info.h"
+#include "transfer_retry.h"
 #include "url_glob.h"
 
 namespace tern::tool {
@@ -100,8 +101,11 @@ class TransferRunner {
   int runTransfers();
   // The call for `t`'s request, its trace and log begun.
   std::shared_ptr<Call> newCall(Transfer& t, const Request& request);
-  // Fetches one URL on this thread; fills `info`'s exit code and message if it fails.
+  // Fetches one URL on this thread; fills `info`'s exit code and message if it fails. With
+  // --retry, runs attempt() again as curl does (TransferRetry).
   void transfer(Transfer& t);
+  // One attempt at `t`.
+  void attempt(Transfer& t);
   // Runs every transfer at once (-Z).
   int runParallel(std::vector<Transfer>& transfers);
   // The request for `t`, or std::nullopt after recording why it cannot be made.

@@ -63,6 +63,10 @@ struct TransferInfo {
   // The transfer's curl exit code (0 on success) and the message printed for it.
   int exitCode = 0;
   std::string errorMessage;
+  // A curl warning shown after the message (--retry's reason for not retrying), or "".
+  std::string warning;
+  // The failure was a refused connection (for --retry-connrefused).
+  bool connectionRefused = false;
 };
 
 }  // namespace tern::tool
