@@ -72,7 +72,7 @@ class TERN_API Hsts {
   HttpUrl upgrade(const HttpUrl& url);
 
   // True if `host` is a known HSTS host: an unexpired entry for it, or for a parent domain with
-  // includeSubDomains (§8.2). Never for an IP address.
+  // includeSubDomains (§8.2), ignoring ASCII case and a trailing dot. Never for an IP address.
   bool isKnownHost(std::string_view host);
 
   // Records the first Strict-Transport-Security header in `headers`, a response to `url`, if it

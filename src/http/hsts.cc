@@ -59,8 +59,10 @@ Hsts::~Hsts() = default;
 
 std::chrono::system_clock::time_point Hsts::now() const { return state_->clock(); }
 
-bool Hsts::isKnownHost(std::string_view host) {
-  host = withoutTrailingDot(host);
+bool Hsts::isKnownHost(std::string_view name) {
+  // HttpUrl's hosts are lowercase already; a caller's may not be.
+  const std::string lowercase = internal::toLowerAscii(withoutTrailingDot(name));
+  std::string_view host = lowercase;
   if (host.empty() || internal::isIpAddressHost(host)) return false;
   auto now = this->now();
   internal::MutexLock lock(state_->mutex);
@@ -131,8 +133,9 @@ void Hsts::add(HstsEntry entry) {
   }
 }
 
-void Hsts::remove(std::string_view host) {
-  host = withoutTrailingDot(host);
+void Hsts::remove(std::string_view name) {
+  const std::string lowercase = internal::toLowerAscii(withoutTrailingDot(name));
+  std::string_view host = lowercase;
   internal::MutexLock lock(state_->mutex);
   if (auto it = state_->entries.find(host); it != state_->entries.end()) state_->entries.erase(it);
 }

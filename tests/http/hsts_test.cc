@@ -124,6 +124,7 @@ TEST(HstsTest, IncludeSubDomainsCoversSubdomainsOnly) {
   EXPECT_TRUE(hsts.isKnownHost("example.com"));
   EXPECT_TRUE(hsts.isKnownHost("a.b.example.com"));
   EXPECT_TRUE(hsts.isKnownHost("www.example.com."));
+  EXPECT_TRUE(hsts.isKnownHost("WWW.Example.COM"));
   EXPECT_FALSE(hsts.isKnownHost("badexample.com"));
   EXPECT_FALSE(hsts.isKnownHost("com"));
 }
