@@ -21,6 +21,7 @@
 #include "tern/event_listener.h"
 #include "tern/export.h"
 #include "tern/hostname_verifier.h"
+#include "tern/hsts.h"
 #include "tern/inet_address.h"
 #include "tern/interceptor.h"
 #include "tern/protocol.h"
@@ -124,6 +125,7 @@ class TERN_API Client {
   const std::optional<InetSocketAddress>& unixSocket() const noexcept;
   const std::vector<ConnectTo>& connectTo() const noexcept;
   const std::shared_ptr<CookieJar>& cookieJar() const noexcept;
+  const std::shared_ptr<Hsts>& hsts() const noexcept;
   const std::shared_ptr<Cache>& cache() const noexcept;
   const std::vector<Protocol>& protocols() const noexcept;
   const std::vector<ConnectionSpec>& connectionSpecs() const noexcept;
@@ -276,6 +278,9 @@ class TERN_API Client::Builder {
   Builder& connectTo(std::vector<ConnectTo> rules);
   // Stores cookies between calls (CookieJar::noCookies() by default).
   Builder& cookieJar(std::shared_ptr<CookieJar> cookieJar);
+  // Keeps the hosts that asked for HTTPS only (Strict-Transport-Security, RFC 6797) and sends
+  // http requests to them over https (see Hsts and docs/hsts.md). Null (the default): no HSTS.
+  Builder& hsts(std::shared_ptr<Hsts> hsts);
   // Serves and stores responses with `cache` (see Cache and docs/cache.md); null (the default):
   // no cache. Clients may share one cache; newBuilder() clients keep it.
   Builder& cache(std::shared_ptr<Cache> cache);
@@ -353,6 +358,7 @@ class TERN_API Client::Builder {
   std::optional<InetSocketAddress> unixSocket_;
   std::vector<ConnectTo> connectTo_;
   std::shared_ptr<CookieJar> cookieJar_;
+  std::shared_ptr<Hsts> hsts_;  // Null: no HSTS.
   std::shared_ptr<Cache> cache_;
   std::vector<Protocol> protocols_;
   std::vector<ConnectionSpec> connectionSpecs_;

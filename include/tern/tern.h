@@ -30,6 +30,7 @@
 #include "tern/event_source.h"
 #include "tern/exceptions.h"
 #include "tern/file_cookie_jar.h"
+#include "tern/hsts.h"
 #include "tern/file_streams.h"
 #include "tern/form_body.h"
 #include "tern/forwarding_sink.h"

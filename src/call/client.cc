@@ -211,6 +211,8 @@ const std::vector<ConnectTo>& Client::connectTo() const noexcept {
 const std::shared_ptr<CookieJar>& Client::cookieJar() const noexcept {
   return state_->settings.cookieJar_;
 }
+
+const std::shared_ptr<Hsts>& Client::hsts() const noexcept { return state_->settings.hsts_; }
 const std::shared_ptr<Cache>& Client::cache() const noexcept { return state_->settings.cache_; }
 const std::vector<Protocol>& Client::protocols() const noexcept {
   return state_->settings.protocols_;
@@ -430,6 +432,11 @@ Client::Builder& Client::Builder::connectTo(std::vector<ConnectTo> rules) {
 
 Client::Builder& Client::Builder::cookieJar(std::shared_ptr<CookieJar> cookieJar) {
   cookieJar_ = checkNotNull(std::move(cookieJar), "cookieJar");
+  return *this;
+}
+
+Client::Builder& Client::Builder::hsts(std::shared_ptr<Hsts> hsts) {
+  hsts_ = std::move(hsts);
   return *this;
 }
 

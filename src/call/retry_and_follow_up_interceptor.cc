@@ -74,6 +74,26 @@ bool sameOrigin(const HttpUrl& a, const HttpUrl& b) {
   return a.scheme() == b.scheme() && a.host() == b.host() && a.port() == b.port();
 }
 
+// `request` as it must go out: over https if its host is a known HSTS host (RFC 6797 §8.3).
+Request upgradeForHsts(const Client& client, Request request) {
+  const std::shared_ptr<Hsts>& hsts = client.hsts();
+  if (!hsts || request.url().isHttps()) return request;
+  HttpUrl url = hsts->upgrade(request.url());
+  if (url == request.url()) return request;
+  return request.newBuilder().url(url).build();
+}
+
+// Records the Strict-Transport-Security header of `response` if it came from the network (a
+// cached response's header is not the server's answer now, RFC 6797 §8.1).
+void recordHsts(const Client& client, const Response& response) {
+  const std::shared_ptr<Hsts>& hsts = client.hsts();
+  if (!hsts) return;
+  const Response* network = response.networkResponse();
+  if (!network && response.cacheResponse()) return;
+  const Response& fromServer = network ? *network : response;
+  hsts->saveFromResponse(fromServer.request().url(), fromServer.headers());
+}
+
 }  // namespace
 
 Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
@@ -87,6 +107,9 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
   int policyRetries = 0;  // The RetryPolicy's retries so far (not counted as follow-ups).
 
   while (true) {
+    // HSTS applies to every request this interceptor sends, the first and each follow-up, before
+    // anything connects.
+    request = upgradeForHsts(client, std::move(request));
     call.enterNetworkInterceptorExchange(request, newExchangeFinder);
 
     bool closeActiveExchange = true;
@@ -122,6 +145,8 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
         call.exitNetworkInterceptorExchange(true);
         continue;
       }
+
+      recordHsts(client, *response);
 
       // Remember the response that led here (without its body).
       if (priorResponse) {
@@ -290,6 +315,9 @@ std::optional<Request> RetryAndFollowUpInterceptor::buildRedirectRequest(
   // A Location that does not resolve to an http or https URL is not followed.
   std::optional<HttpUrl> url = request.url().resolve(*location);
   if (!url) return std::nullopt;
+  // A redirect to http on a known HSTS host goes to https (RFC 6797 §8.3), so it is no switch
+  // between http and https.
+  if (client.hsts()) url = client.hsts()->upgrade(*url);
 
   // Between http and https only if allowed.
   if (url->scheme() != request.url().scheme() && !client.followSslRedirects()) {

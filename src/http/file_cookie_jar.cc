@@ -1,17 +1,11 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "tern/file_cookie_jar.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <optional>
 #include <stdexcept>
-#include <system_error>
 #include <utility>
 
+#include "http/text_file.h"
 #include "io/ascii.h"
 #include "tern/exceptions.h"
 
@@ -102,31 +96,6 @@ std::optional<Cookie> parseLine(std::string_view line, bool junkSessionCookies) 
   }
 }
 
-std::string errorText(int error) {
-  return std::error_code(error, std::generic_category()).message();
-}
-
-// Closes a file descriptor on every path out.
-class FdCloser {
- public:
-  explicit FdCloser(int fd) : fd_(fd) {}
-  ~FdCloser() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FdCloser(const FdCloser&) = delete;
-  FdCloser& operator=(const FdCloser&) = delete;
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
-[[noreturn]] void throwSaveError(const std::filesystem::path& path, std::string_view step,
-                                 int error) {
-  throw IOException("Cannot save cookies to " + path.string() + ": " + std::string(step) + ": " +
-                    errorText(error));
-}
-
 }  // namespace
 
 FileCookieJar::FileCookieJar(std::filesystem::path path) : FileCookieJar(std::move(path), {}) {}
@@ -205,64 +174,14 @@ std::string FileCookieJar::format(const std::vector<Cookie>& cookies) {
 
 void FileCookieJar::writeFile(const std::filesystem::path& path,
                               const std::vector<Cookie>& cookies) {
-  std::string text = format(cookies);
-  std::filesystem::path directory = path.parent_path();
-  if (directory.empty()) directory = ".";
-  // The temporary file is in the target's directory, so the rename stays on one file system and
-  // is atomic (POSIX rename(2)): readers see the old file or the new one, never a partial one.
-  std::string tempName = (directory / ("." + path.filename().string() + ".XXXXXX")).string();
-  int fd = ::mkstemp(tempName.data());
-  if (fd < 0) throwSaveError(path, "creating a temporary file in " + directory.string(), errno);
-  FdCloser closer(fd);
-  auto fail = [&](std::string_view step) {
-    int error = errno;
-    ::unlink(tempName.c_str());
-    throwSaveError(path, step, error);
-  };
-  // Keep the old file's permissions; a new file stays private (0600, mkstemp's): cookies are
-  // credentials.
-  struct stat old {};
-  if (::stat(path.c_str(), &old) == 0 && ::fchmod(fd, old.st_mode & 07777) != 0) fail("chmod");
-  size_t written = 0;
-  while (written < text.size()) {
-    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail("write");
-    }
-    written += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) fail("fsync");
-  if (::close(closer.release()) != 0) fail("close");
-  if (::rename(tempName.c_str(), path.c_str()) != 0) fail("rename");
-  // Make the rename itself durable. A failure here leaves a complete file either way.
-  int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dirFd >= 0) {
-    ::fsync(dirFd);
-    ::close(dirFd);
-  }
+  internal::writeTextFileAtomically(path, format(cookies), "Cannot save cookies to");
 }
 
 std::vector<Cookie> FileCookieJar::readFile(const std::filesystem::path& path,
                                             bool junkSessionCookies) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return {};  // No file yet: no cookies, as curl's -b.
-    throw IOException("Cannot read cookies from " + path.string() + ": " + errorText(errno));
-  }
-  FdCloser closer(fd);
-  std::string text;
-  char buffer[8192];
-  while (true) {
-    ssize_t n = ::read(fd, buffer, sizeof(buffer));
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw IOException("Cannot read cookies from " + path.string() + ": " + errorText(errno));
-    }
-    text.append(buffer, static_cast<size_t>(n));
-  }
-  return parse(text, junkSessionCookies);
+  // No file yet: no cookies, as curl's -b.
+  std::optional<std::string> text = internal::readTextFile(path, "Cannot read cookies from");
+  return text ? parse(*text, junkSessionCookies) : std::vector<Cookie>{};
 }
 
 }  // namespace tern

@@ -334,6 +334,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
       value("-c,--cookie-jar", "<filename>", "Write cookies to <filename> after operation");
   app.add_flag("-j,--junk-session-cookies", options.junkSessionCookies,
                "Ignore session cookies read from file");
+  repeatable(
+      valueInto("--hsts", options.hstsFiles, "<file name>", "Enable HSTS with this cache file"));
   CLI::Option* dumpHeader =
       value("-D,--dump-header", "<filename>", "Write the received headers to <filename>");
   app.add_flag("--create-dirs", options.createDirs, "Create necessary local directory hierarchy");

@@ -74,6 +74,9 @@ struct Options {
   std::vector<std::string> cookieFiles;
   std::optional<std::string> cookieJar;
   bool junkSessionCookies = false;
+  // --hsts FILE, as curl's (see hsts_cache.h): every file read at the start, the last one
+  // written at the end; "" keeps the cache in memory only.
+  std::vector<std::string> hstsFiles;
   std::optional<std::string> limitRate;  // --limit-rate SPEED: "100K", "1M" bytes a second.
   // -C/--continue-at: resume at this byte offset, or ("-") at the output file's size.
   std::optional<std::string> continueAt;

@@ -24,6 +24,7 @@
 
 #include "cookie_engine.h"
 #include "exit_code.h"
+#include "hsts_cache.h"
 #include "io/ascii.h"
 #include "io/content_decoding.h"
 #include "output.h"
@@ -118,7 +119,8 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
                   const std::shared_ptr<NetworkObserver>& observer,
                   std::shared_ptr<TransferEvents> events,
                   const std::shared_ptr<RedirectFollower>& follower, std::shared_ptr<Cache> cache,
-                  const std::shared_ptr<CookieEngine>& cookies, std::ostream& err) {
+                  const std::shared_ptr<CookieEngine>& cookies,
+                  const std::shared_ptr<HstsCache>& hsts, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
@@ -176,6 +178,11 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
         colon == std::string::npos ? "" : options.user->substr(colon + 1)));
   }
   if (follower) builder.addInterceptor(follower);
+  if (hsts) {
+    builder.hsts(hsts->store());
+    // After the follower: it sees each hop.
+    if (std::shared_ptr<Interceptor> notice = hsts->switchNotice()) builder.addInterceptor(notice);
+  }
   if (cache) {
     builder.cache(std::move(cache));
     builder.addInterceptor(observer->cacheSide());  // After the follower: it sees each hop.
@@ -351,12 +358,14 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       follower_(makeFollower(options, events_, debug_)),
       cache_(openCache(options, debug_.get())),
       cookies_(CookieEngine::forOptions(options)),
+      hsts_(HstsCache::forOptions(options, debug_)),
       client_(makeClient(options, proxies_, connectTo_, resolve_, observer_, events_, follower_,
-                         cache_, cookies_, err)) {}
+                         cache_, cookies_, hsts_, err)) {}
 
 int TransferRunner::run() {
   int exitCode = runTransfers();
   if (cookies_) cookies_->writeJar(out_, debug_.get());  // -c, as curl: whatever the outcome.
+  if (hsts_) hsts_->save(debug_.get());                  // --hsts, likewise.
   if (cache_) {
     // A stale-while-revalidate response was served at once and is being validated by a call of
     // the library's on the dispatcher: let it store its answer for the next run, but not hold

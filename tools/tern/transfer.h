@@ -10,6 +10,7 @@
 #include "cookie_engine.h"
 #include "debug_output.h"
 #include "exit_code.h"
+#include "hsts_cache.h"
 #include "network_observer.h"
 #include "options.h"
 #include "output.h"
@@ -135,6 +136,7 @@ class TransferRunner {
   std::shared_ptr<RedirectFollower> follower_;  // With -L only.
   std::shared_ptr<Cache> cache_;           // --cache's, shared by every transfer; null without it.
   std::shared_ptr<CookieEngine> cookies_;  // -b, -c; null without them.
+  std::shared_ptr<HstsCache> hsts_;        // --hsts; null without it.
   Client client_;
 };
 
