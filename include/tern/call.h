@@ -3,6 +3,8 @@
 
 #include <functional>
 #include <memory>
+#include <typeindex>
+#include <typeinfo>
 
 #include "tern/callback.h"
 #include "tern/exceptions.h"
@@ -12,6 +14,8 @@
 #include "tern/timeout.h"
 
 namespace tern {
+
+class EventListener;
 
 // A request prepared for execution, as OkHttp's Call. Made by Client::newCall(); runs once,
 // either synchronously (execute()) or asynchronously (enqueue()). clone() makes a fresh call for
@@ -74,6 +78,35 @@ class TERN_API Call {
 
   // A new, unexecuted call for the same request on the same client.
   virtual std::shared_ptr<Call> clone() const = 0;
+
+  // The call's tag of type T, or null (OkHttp 5's Call.tag(KClass)). A call's tags start as its
+  // request's (Request::Builder::tag<T>()) and grow with tag<T>(compute): interceptors and event
+  // listeners keep per-call state there, as OkHttp's do.
+  template <typename T>
+  std::shared_ptr<const T> tag() const {
+    return std::static_pointer_cast<const T>(tagFor(std::type_index(typeid(T)), nullptr));
+  }
+  // The call's tag of type T; if it has none, `computeIfAbsent()`'s value is attached and
+  // returned. Calls from several threads at once may each compute a value, but one is kept and
+  // all get it. If `computeIfAbsent` throws, nothing is attached.
+  template <typename T, typename Compute>
+  std::shared_ptr<const T> tag(Compute&& computeIfAbsent) {
+    std::function<std::shared_ptr<const void>()> compute = [&]() -> std::shared_ptr<const void> {
+      return std::make_shared<const T>(computeIfAbsent());
+    };
+    return std::static_pointer_cast<const T>(tagFor(std::type_index(typeid(T)), &compute));
+  }
+
+  // Adds `listener` to the call's event listeners (OkHttp 5's Call.addEventListener): it hears
+  // the events that come after this, in order after the client's listener, and none from before.
+  // From any thread, at any time, also from inside an interceptor or another listener's event.
+  // Throws std::invalid_argument if null.
+  virtual void addEventListener(std::shared_ptr<EventListener> listener) = 0;
+
+ protected:
+  // The tag of `type`; when absent, `compute`'s value (if given) is attached and returned.
+  virtual std::shared_ptr<const void> tagFor(
+      std::type_index type, const std::function<std::shared_ptr<const void>()>* compute) const = 0;
 };
 
 }  // namespace tern

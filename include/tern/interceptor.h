@@ -6,12 +6,27 @@
 #include <memory>
 
 #include "tern/call.h"
+#include "tern/certificate_pinner.h"
 #include "tern/connection.h"
 #include "tern/export.h"
+#include "tern/proxy.h"
 #include "tern/request.h"
 #include "tern/response.h"
+#include "tern/retry_policy.h"
 
 namespace tern {
+
+class Authenticator;
+class Cache;
+class Client;
+class CookieJar;
+class Dns;
+class Hsts;
+class HostnameVerifier;
+class ProxySelector;
+namespace tls {
+class HandshakeCertificates;
+}
 
 // Observes, modifies and may short-circuit the requests a call makes and the responses that come
 // back, as OkHttp's Interceptor. Interceptors form a chain; each calls chain.proceed(request) to
@@ -81,6 +96,44 @@ class TERN_API Interceptor::Chain {
   virtual std::unique_ptr<Chain> withConnectTimeout(std::chrono::nanoseconds timeout) = 0;
   virtual std::unique_ptr<Chain> withReadTimeout(std::chrono::nanoseconds timeout) = 0;
   virtual std::unique_ptr<Chain> withWriteTimeout(std::chrono::nanoseconds timeout) = 0;
+
+  // The client whose settings the rest of this chain uses: the call's, with the with*()
+  // overrides below made so far (OkHttp 5's chain.dns, chain.cookieJar, ...).
+  virtual const Client& client() const = 0;
+
+  // Per-call overrides, as OkHttp 5.4's: a copy of this chain whose later links use another
+  // setting, for this call only — its retries, redirects and follow-ups, the cookies it sends and
+  // keeps, and the connections it makes. proceed() on the copy instead of on this chain:
+  //   return chain.withDns(testDns)->withCookieJar(sessionJar)->proceed(chain.request());
+  // A call whose overrides change how it connects (DNS, TLS trust, pins, hostname verification,
+  // proxies, the proxy authenticator) never shares a connection with calls made otherwise;
+  // clients' connections are told apart as different clients' are. Application interceptors
+  // only: in a network interceptor the connection is made and the request on its way, so these
+  // throw std::logic_error("... can't be overridden in a network interceptor"). Each throws
+  // std::invalid_argument for a null pointer, as Client::Builder's setter does.
+  std::unique_ptr<Chain> withDns(std::shared_ptr<Dns> dns);
+  std::unique_ptr<Chain> withCookieJar(std::shared_ptr<CookieJar> cookieJar);
+  std::unique_ptr<Chain> withAuthenticator(std::shared_ptr<Authenticator> authenticator);
+  std::unique_ptr<Chain> withProxyAuthenticator(std::shared_ptr<Authenticator> authenticator);
+  std::unique_ptr<Chain> withCertificatePinner(CertificatePinner certificatePinner);
+  std::unique_ptr<Chain> withHostnameVerifier(std::shared_ptr<HostnameVerifier> hostnameVerifier);
+  // Whom https connections trust and the client certificate they show (as
+  // Client::Builder::handshakeCertificates(): a TLS context of the call's own).
+  std::unique_ptr<Chain> withHandshakeCertificates(const tls::HandshakeCertificates& certificates);
+  std::unique_ptr<Chain> withRetryOnConnectionFailure(bool retryOnConnectionFailure);
+  std::unique_ptr<Chain> withRetryPolicy(RetryPolicy retryPolicy);
+  std::unique_ptr<Chain> withProxy(Proxy proxy);
+  std::unique_ptr<Chain> withProxySelector(std::shared_ptr<ProxySelector> proxySelector);
+  // Null: no cache for this call.
+  std::unique_ptr<Chain> withCache(std::shared_ptr<Cache> cache);
+  std::unique_ptr<Chain> withHsts(std::shared_ptr<Hsts> hsts);
+
+ protected:
+  // The override behind each with*() above: a copy of this chain whose later links use the
+  // client `derive` makes of this chain's client(). `what` names the setting for the network
+  // interceptor's std::logic_error.
+  virtual std::unique_ptr<Chain> withClient(const std::function<Client(const Client&)>& derive,
+                                            const char* what) = 0;
 };
 
 }  // namespace tern

@@ -50,6 +50,12 @@ class TERN_API Request final {
     return it == tags_.end() ? nullptr : static_cast<const T*>(it->second.get());
   }
 
+  // The tag of `type`, or null: tag<T>() for code that has only the type's index (Call's tags).
+  std::shared_ptr<const void> tagFor(std::type_index type) const {
+    auto it = tags_.find(type);
+    return it == tags_.end() ? nullptr : it->second;
+  }
+
   // A builder that starts from this request.
   Builder newBuilder() const;
 

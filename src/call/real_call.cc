@@ -10,6 +10,7 @@
 
 #include "call/async_call.h"
 #include "call/client_access.h"
+#include "call/composite_event_listener.h"
 #include "call/real_interceptor_chain.h"
 #include "concurrent/task_runner.h"
 #include "connection/connection_pool_access.h"
@@ -32,12 +33,38 @@ RealCall::RealCall(Client client, Request originalRequest)
     throw std::logic_error("EventListener::Factory::create returned null for " +
                            toLoggableString());
   }
-  if (eventListener_ != EventListener::none()) listener_ = eventListener_.get();
+  if (eventListener_ != EventListener::none()) listener_.store(eventListener_.get());
 }
 
 RealCall::~RealCall() {
   // The watchdog's task holds only a weak reference; dropping the queue drops the task.
   timeoutQueue_.reset();
+}
+
+void RealCall::addEventListener(std::shared_ptr<EventListener> listener) {
+  if (!listener) throw std::invalid_argument("Call::addEventListener: listener == null");
+  std::lock_guard lock(eventMutex_);
+  std::shared_ptr<EventListener> combined = listener;
+  if (listener_.load(std::memory_order_relaxed) != nullptr) {
+    combined = std::make_shared<CompositeEventListener>(
+        std::vector<std::shared_ptr<EventListener>>{eventListener_, std::move(listener)});
+    replacedListeners_.push_back(std::move(eventListener_));
+  }
+  eventListener_ = std::move(combined);
+  listener_.store(eventListener_.get(), std::memory_order_release);
+}
+
+std::shared_ptr<const void> RealCall::tagFor(
+    std::type_index type, const std::function<std::shared_ptr<const void>()>* compute) const {
+  {
+    MutexLock lock(mutex_);
+    if (auto it = tags_.find(type); it != tags_.end()) return it->second;
+  }
+  if (std::shared_ptr<const void> fromRequest = originalRequest_.tagFor(type)) return fromRequest;
+  if (compute == nullptr) return nullptr;
+  std::shared_ptr<const void> computed = (*compute)();  // Unlocked: it may use the call.
+  MutexLock lock(mutex_);
+  return tags_.emplace(type, std::move(computed)).first->second;  // The first one computed wins.
 }
 
 bool RealCall::isExecuted() const {
@@ -93,7 +120,12 @@ void RealCall::enqueue(std::shared_ptr<Callback> callback) {
 
 void RealCall::callStart() {
   std::unique_lock<std::recursive_mutex> events = lockEvents();
-  if (!events) return;
+  if (!events) {
+    // A listener added later (addEventListener) must know the call started.
+    std::lock_guard lock(eventMutex_);
+    callStartReported_ = true;
+    return;
+  }
   // A cancel() that came before the call started is reported now, so callStart stays first.
   // (One that comes during callStart, from its listener, is reported by cancel() itself.)
   bool canceledBefore = isCanceled();
@@ -124,7 +156,7 @@ void RealCall::cancel() noexcept {
 }
 
 std::unique_lock<std::recursive_mutex> RealCall::lockEvents() {
-  if (listener_ == nullptr) return {};
+  if (listener_.load(std::memory_order_acquire) == nullptr) return {};
   return std::unique_lock(eventMutex_);
 }
 
@@ -152,9 +184,8 @@ void RealCall::removeConnectionToCancel(const std::shared_ptr<RealConnection>& c
 }
 
 Response RealCall::getResponseWithInterceptorChain() {
-  RealInterceptorChain chain(*this, ClientAccess::callInterceptors(client_), 0, nullptr,
-                             originalRequest_, client_.connectTimeout(), client_.readTimeout(),
-                             client_.writeTimeout());
+  RealInterceptorChain chain(*this, client_, 0, nullptr, originalRequest_, client_.connectTimeout(),
+                             client_.readTimeout(), client_.writeTimeout());
   std::optional<Response> response;
   try {
     response.emplace(chain.proceed(originalRequest_));
@@ -177,7 +208,8 @@ Response RealCall::getResponseWithInterceptorChain() {
   return std::move(*response);
 }
 
-void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder) {
+void RealCall::enterNetworkInterceptorExchange(const Client& client, const Request& request,
+                                               bool newExchangeFinder) {
   {
     MutexLock lock(mutex_);
     if (interceptorScopedExchange_) {
@@ -193,19 +225,19 @@ void RealCall::enterNetworkInterceptorExchange(const Request& request, bool newE
   if (!newExchangeFinder) return;
 
   const HttpUrl& url = request.url();
-  const std::vector<ConnectionSpec>& specs = client_.connectionSpecs();
+  const std::vector<ConnectionSpec>& specs = client.connectionSpecs();
   if (!url.isHttps() &&
       std::find(specs.begin(), specs.end(), ConnectionSpec::CLEARTEXT) == specs.end()) {
     throw UnknownServiceException("CLEARTEXT communication not enabled for client");
   }
-  Address address = ClientAccess::address(client_, url);
+  Address address = ClientAccess::address(client, url);
   ConnectionSettings settings;
-  settings.http2WriteTimeout = client_.writeTimeout();
-  settings.pingInterval = client_.pingInterval();
-  settings.retryOnConnectionFailure = client_.retryOnConnectionFailure();
-  settings.fastFallback = client_.fastFallback();
+  settings.http2WriteTimeout = client.writeTimeout();
+  settings.pingInterval = client.pingInterval();
+  settings.retryOnConnectionFailure = client.retryOnConnectionFailure();
+  settings.fastFallback = client.fastFallback();
   auto finder = std::make_shared<ExchangeFinder>(pool(), std::move(address), settings,
-                                                 ClientAccess::routeDatabase(client_), *this);
+                                                 ClientAccess::routeDatabase(client), *this);
   MutexLock lock(mutex_);
   exchangeFinder_ = std::move(finder);
 }

@@ -5,10 +5,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <typeindex>
 #include <vector>
 
 #include "concurrent/mutex.h"
@@ -66,9 +69,16 @@ class RealCall final : public Call,
   bool isCanceled() const override { return canceled_.load(std::memory_order_acquire); }
   Timeout& timeout() override { return timeout_; }
   std::shared_ptr<Call> clone() const override;
+  void addEventListener(std::shared_ptr<EventListener> listener) override;
 
   const Client& client() const noexcept { return client_; }
 
+ protected:
+  std::shared_ptr<const void> tagFor(
+      std::type_index type,
+      const std::function<std::shared_ptr<const void>()>* compute) const override;
+
+ public:
   // Runs the whole chain (application interceptors, the built-ins, network interceptors) and
   // returns the response. Used by execute() and by AsyncCall on a dispatcher thread.
   Response getResponseWithInterceptorChain();
@@ -92,7 +102,10 @@ class RealCall final : public Call,
   // redirect), else the retry continues the last one. Throws std::logic_error if the previous
   // response is still open, UnknownServiceException for an http URL when the client's connection
   // specs lack CLEARTEXT.
-  void enterNetworkInterceptorExchange(const Request& request, bool newExchangeFinder);
+  // `client` is the call's, or one the chain's with*() overrides made of it: its settings (DNS,
+  // TLS, proxies) make the address.
+  void enterNetworkInterceptorExchange(const Client& client, const Request& request,
+                                       bool newExchangeFinder);
 
   // The current exchange's response is now read by other calls too (the cache's collapsed
   // GETs): cancel() no longer breaks it, so their bodies go on; this call's own reader checks
@@ -136,10 +149,10 @@ class RealCall final : public Call,
   // listener is reported on stderr and dropped.
   template <typename Deliver>
   void event(Deliver&& deliver) noexcept {
-    if (listener_ == nullptr) return;
+    if (listener_.load(std::memory_order_acquire) == nullptr) return;
     std::lock_guard lock(eventMutex_);
     try {
-      deliver(*listener_);
+      deliver(*listener_.load(std::memory_order_relaxed));  // addEventListener() swaps it locked.
     } catch (...) {
       reportListenerFailure(std::current_exception());
     }
@@ -151,7 +164,9 @@ class RealCall final : public Call,
   std::unique_lock<std::recursive_mutex> lockEvents();
 
   // True if the call's listener is not EventListener::none().
-  bool hasEventListener() const noexcept { return listener_ != nullptr; }
+  bool hasEventListener() const noexcept {
+    return listener_.load(std::memory_order_acquire) != nullptr;
+  }
 
   // ConnectionUser's events, each delivered with event().
   void proxySelectStart(const HttpUrl& url) override;
@@ -191,9 +206,14 @@ class RealCall final : public Call,
   const Client client_;
   const Request originalRequest_;
   // Made by the client's factory in the constructor, then never changed.
-  std::shared_ptr<EventListener> eventListener_;
-  EventListener* listener_ = nullptr;  // eventListener_, or null for EventListener::none().
-  std::recursive_mutex eventMutex_;    // Serializes events; guards the two flags below.
+  std::shared_ptr<EventListener> eventListener_;  // Written under eventMutex_.
+  // eventListener_, or null for EventListener::none(). Read without the lock to skip events
+  // nobody hears; set under eventMutex_.
+  std::atomic<EventListener*> listener_{nullptr};
+  // The listeners addEventListener() replaced: a callback of theirs may be running (it may
+  // have added the listener), so they live as long as the call.
+  std::vector<std::shared_ptr<EventListener>> replacedListeners_;
+  std::recursive_mutex eventMutex_;  // Serializes events; guards the fields around it.
   bool callStartReported_ = false;
   bool terminalReported_ = false;  // callEnd or callFailed was reported.
   Timeout timeout_;                // The call timeout; configured before the call starts.
@@ -218,6 +238,8 @@ class RealCall final : public Call,
   std::unique_ptr<TaskQueue> timeoutQueue_ TERN_GUARDED_BY(mutex_);
   bool timedOut_ TERN_GUARDED_BY(mutex_) = false;
   bool timeoutExited_ TERN_GUARDED_BY(mutex_) = false;
+  // tag<T>(compute)'s tags (the request's are looked up there).
+  mutable std::map<std::type_index, std::shared_ptr<const void>> tags_ TERN_GUARDED_BY(mutex_);
   std::optional<std::chrono::steady_clock::time_point> callDeadline_ TERN_GUARDED_BY(mutex_);
   // Notified (under mutex_) when the call is canceled, for sleepUnlessCanceled().
   std::condition_variable canceledCondition_;

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "call/client_access.h"
 #include "call/real_call.h"
 #include "connection/exchange.h"
 #include "connection/exchange_finder.h"
@@ -32,12 +33,14 @@ std::chrono::milliseconds checkDuration(const char* name, std::chrono::nanosecon
   return millis;
 }
 
-RealInterceptorChain::RealInterceptorChain(
-    RealCall& call, const std::vector<std::shared_ptr<Interceptor>>& interceptors, size_t index,
-    std::shared_ptr<Exchange> exchange, Request request, std::chrono::milliseconds connectTimeout,
-    std::chrono::milliseconds readTimeout, std::chrono::milliseconds writeTimeout)
+RealInterceptorChain::RealInterceptorChain(RealCall& call, Client client, size_t index,
+                                           std::shared_ptr<Exchange> exchange, Request request,
+                                           std::chrono::milliseconds connectTimeout,
+                                           std::chrono::milliseconds readTimeout,
+                                           std::chrono::milliseconds writeTimeout)
     : call_(call),
-      interceptors_(interceptors),
+      client_(std::move(client)),
+      interceptors_(&ClientAccess::callInterceptors(client_)),
       index_(index),
       exchange_(std::move(exchange)),
       request_(std::move(request)),
@@ -46,7 +49,7 @@ RealInterceptorChain::RealInterceptorChain(
       writeTimeout_(writeTimeout) {}
 
 RealInterceptorChain RealInterceptorChain::copy(size_t index, const Request& request) const {
-  return RealInterceptorChain(call_, interceptors_, index, exchange_, request, connectTimeout_,
+  return RealInterceptorChain(call_, client_, index, exchange_, request, connectTimeout_,
                               readTimeout_, writeTimeout_);
 }
 
@@ -57,7 +60,7 @@ RealInterceptorChain RealInterceptorChain::withExchange(std::shared_ptr<Exchange
 }
 
 Response RealInterceptorChain::proceed(const Request& request) {
-  if (index_ >= interceptors_.size()) {
+  if (index_ >= interceptors_->size()) {
     throw std::logic_error("Interceptor::Chain::proceed() called past the end of the chain");
   }
   ++calls_;
@@ -71,9 +74,9 @@ Response RealInterceptorChain::proceed(const Request& request) {
   }
 
   RealInterceptorChain next = copy(index_ + 1, request);
-  Response response = interceptors_[index_]->intercept(next);
+  Response response = (*interceptors_)[index_]->intercept(next);
 
-  if (exchange_ && index_ + 1 < interceptors_.size() && next.calls_ != 1) {
+  if (exchange_ && index_ + 1 < interceptors_->size() && next.calls_ != 1) {
     throw std::logic_error(describe(index_) + " must call proceed() exactly once");
   }
   // Callers read response.body() without checking: every response in the chain has one.
@@ -95,6 +98,19 @@ std::unique_ptr<Interceptor::Chain> RealInterceptorChain::withConnectTimeout(
   if (exchange_) throw std::logic_error("Timeouts can't be adjusted in a network interceptor");
   auto result = std::make_unique<RealInterceptorChain>(copy(index_, request_));
   result->connectTimeout_ = checkDuration("connectTimeout", timeout);
+  return result;
+}
+
+std::unique_ptr<Interceptor::Chain> RealInterceptorChain::withClient(
+    const std::function<Client(const Client&)>& derive, const char* what) {
+  if (exchange_) {
+    throw std::logic_error(std::string(what) + " can't be overridden in a network interceptor");
+  }
+  // The derived client has the same application interceptors (newBuilder() keeps them), so this
+  // position means the same link in its list.
+  auto result =
+      std::make_unique<RealInterceptorChain>(call_, derive(client_), index_, nullptr, request_,
+                                             connectTimeout_, readTimeout_, writeTimeout_);
   return result;
 }
 

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <vector>
 
+#include "tern/client.h"
 #include "tern/interceptor.h"
 
 namespace tern::internal {
@@ -21,8 +23,9 @@ class RealCall;
 // Owned by the caller on the stack; not thread-safe.
 class RealInterceptorChain final : public Interceptor::Chain {
  public:
-  RealInterceptorChain(RealCall& call,
-                       const std::vector<std::shared_ptr<Interceptor>>& interceptors, size_t index,
+  // The chain of `client`'s interceptors (the call's client, or one a with*() override made of
+  // it) from `index` on.
+  RealInterceptorChain(RealCall& call, Client client, size_t index,
                        std::shared_ptr<Exchange> exchange, Request request,
                        std::chrono::milliseconds connectTimeout,
                        std::chrono::milliseconds readTimeout,
@@ -38,6 +41,7 @@ class RealInterceptorChain final : public Interceptor::Chain {
   std::unique_ptr<Interceptor::Chain> withConnectTimeout(std::chrono::nanoseconds timeout) override;
   std::unique_ptr<Interceptor::Chain> withReadTimeout(std::chrono::nanoseconds timeout) override;
   std::unique_ptr<Interceptor::Chain> withWriteTimeout(std::chrono::nanoseconds timeout) override;
+  const Client& client() const override { return client_; }
 
   RealCall& realCall() const noexcept { return call_; }
   // The exchange, once ConnectInterceptor opened it; null before.
@@ -49,11 +53,16 @@ class RealInterceptorChain final : public Interceptor::Chain {
   // A copy of this chain at the same position with `exchange` (ConnectInterceptor's).
   RealInterceptorChain withExchange(std::shared_ptr<Exchange> exchange) const;
 
+ protected:
+  std::unique_ptr<Interceptor::Chain> withClient(const std::function<Client(const Client&)>& derive,
+                                                 const char* what) override;
+
  private:
   RealInterceptorChain copy(size_t index, const Request& request) const;
 
   RealCall& call_;
-  const std::vector<std::shared_ptr<Interceptor>>& interceptors_;
+  Client client_;  // Holds the interceptor list below.
+  const std::vector<std::shared_ptr<Interceptor>>* interceptors_;
   size_t index_;
   std::shared_ptr<Exchange> exchange_;
   Request request_;

@@ -99,7 +99,7 @@ void recordHsts(const Client& client, const Response& response) {
 Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
   auto& realChain = static_cast<RealInterceptorChain&>(chain);
   RealCall& call = realChain.realCall();
-  const Client& client = call.client();
+  const Client& client = realChain.client();  // The call's, with the chain's overrides.
   Request request = chain.request();
   std::optional<Response> priorResponse;
   bool newExchangeFinder = true;
@@ -110,7 +110,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
     // HSTS applies to every request this interceptor sends, the first and each follow-up, before
     // anything connects.
     request = upgradeForHsts(client, std::move(request));
-    call.enterNetworkInterceptorExchange(request, newExchangeFinder);
+    call.enterNetworkInterceptorExchange(client, request, newExchangeFinder);
 
     bool closeActiveExchange = true;
     try {
@@ -127,7 +127,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
         try {
           std::rethrow_exception(connectFailure);
         } catch (const IOException& ioException) {
-          recovered = recover(ioException, call, request, false);
+          recovered = recover(client, ioException, call, request, false);
           call.event([&](EventListener& l) { l.retryDecision(call, ioException, recovered); });
         }
         if (!recovered) std::rethrow_exception(connectFailure);
@@ -138,7 +138,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
         // The request may have been (partly) sent, unless its HTTP/2 connection could take no
         // new stream.
         bool requestSendStarted = !dynamic_cast<const ConnectionShutdownException*>(&e);
-        bool recovered = recover(e, call, request, requestSendStarted);
+        bool recovered = recover(client, e, call, request, requestSendStarted);
         call.event([&](EventListener& l) { l.retryDecision(call, e, recovered); });
         if (!recovered) throw;
         newExchangeFinder = false;
@@ -164,7 +164,7 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
       if (client.retryPolicy().enabled() &&
           client.retryPolicy().statusCodes().contains(response->code())) {
         // The policy's decision is final for its codes: no built-in 503 retry after it.
-        retryWait = policyRetry(call, *response, policyRetries + 1);
+        retryWait = policyRetry(client, call, *response, policyRetries + 1);
         if (retryWait) {
           ++policyRetries;
           followUp = response->request();
@@ -201,8 +201,8 @@ Response RetryAndFollowUpInterceptor::intercept(Chain& chain) {
 }
 
 std::optional<std::chrono::milliseconds> RetryAndFollowUpInterceptor::policyRetry(
-    RealCall& call, const Response& response, int retry) const {
-  const RetryPolicy& policy = call.client().retryPolicy();
+    const Client& client, RealCall& call, const Response& response, int retry) const {
+  const RetryPolicy& policy = client.retryPolicy();
   std::optional<std::chrono::milliseconds> wait = policy.delay(response, retry);
   std::string why;
   if (wait) {
@@ -232,10 +232,10 @@ std::optional<std::chrono::milliseconds> RetryAndFollowUpInterceptor::policyRetr
   return wait;
 }
 
-bool RetryAndFollowUpInterceptor::recover(const IOException& e, RealCall& call,
-                                          const Request& userRequest,
+bool RetryAndFollowUpInterceptor::recover(const Client& client, const IOException& e,
+                                          RealCall& call, const Request& userRequest,
                                           bool requestSendStarted) const {
-  if (!call.client().retryOnConnectionFailure()) return false;
+  if (!client.retryOnConnectionFailure()) return false;
   // The body cannot be sent again.
   if (requestSendStarted && requestIsOneShot(userRequest)) return false;
   if (!isRecoverable(e, requestSendStarted)) return false;

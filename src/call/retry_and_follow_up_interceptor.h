@@ -41,13 +41,13 @@ class RetryAndFollowUpInterceptor final : public Interceptor {
 
  private:
   // True if the call may be retried after `e`.
-  bool recover(const IOException& e, RealCall& call, const Request& userRequest,
-               bool requestSendStarted) const;
+  bool recover(const Client& client, const IOException& e, RealCall& call,
+               const Request& userRequest, bool requestSendStarted) const;
 
   // The RetryPolicy's wait before sending `response`'s request again as its `retry`-th retry, or
   // nullopt; reports the decision (retryDecision) either way.
-  std::optional<std::chrono::milliseconds> policyRetry(RealCall& call, const Response& response,
-                                                       int retry) const;
+  std::optional<std::chrono::milliseconds> policyRetry(const Client& client, RealCall& call,
+                                                       const Response& response, int retry) const;
 
   // The request that answers `userResponse` (a redirect, credentials, a retry after 408, 503 or
   // a 421 on a coalesced connection), or nullopt.
