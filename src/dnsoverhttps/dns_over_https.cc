@@ -13,6 +13,7 @@
 #include "io/base64.h"
 #include "tern/call.h"
 #include "tern/callback.h"
+#include "tern/dispatcher.h"
 #include "tern/exceptions.h"
 #include "tern/media_type.h"
 #include "tern/request.h"
@@ -346,9 +347,14 @@ std::shared_ptr<DnsOverHttps> DnsOverHttps::Builder::build() const {
   std::shared_ptr<Dns> bootstrap =
       bootstrapDnsHosts_.empty() ? systemDns_
                                  : std::make_shared<BootstrapDns>(url_->host(), bootstrapDnsHosts_);
+  // The queries run on a dispatcher of their own: on the client's, the calls waiting for these
+  // lookups (up to its 64) could hold every place the queries need. All go to one server, over
+  // one HTTP/2 connection when it speaks h2, so its per-host limit is the total.
+  auto dispatcher = std::make_shared<Dispatcher>();
+  dispatcher->setMaxRequestsPerHost(dispatcher->maxRequests());
   auto settings = std::make_shared<Settings>(
-      Settings{client_->newBuilder().dns(bootstrap).build(), *url_, includeIPv6_, post_,
-               resolvePrivateAddresses_, resolvePublicAddresses_});
+      Settings{client_->newBuilder().dns(bootstrap).dispatcher(dispatcher).build(), *url_,
+               includeIPv6_, post_, resolvePrivateAddresses_, resolvePublicAddresses_});
   // The constructor is private (only the builder makes one), so make_shared cannot reach it.
   return std::shared_ptr<DnsOverHttps>(new DnsOverHttps(std::move(settings)));
 }

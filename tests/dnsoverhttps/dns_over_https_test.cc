@@ -1,8 +1,11 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "tern/dns_over_https.h"
+#include "tern/dispatcher.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <future>
 
 #include <condition_variable>
 #include <map>
@@ -284,6 +287,36 @@ TEST_F(DnsOverHttpsTest, AClientUsesItAsItsDns) {
   EXPECT_EQ(response.body()->string(), "hello from app.test");
   EXPECT_EQ(origin.takeRequest().headers().get("Host"),
             "app.test:" + std::to_string(origin.port()));
+}
+
+TEST_F(DnsOverHttpsTest, AClientBuiltOnItsOwnDispatcherDoesNotStarveTheQueries) {
+  // One call at a time on the client's dispatcher: the enqueued call waiting for its lookup holds
+  // that place. The queries go through the same client, yet run.
+  MockWebServer origin;
+  origin.enqueue(MockResponse::Builder().body("resolved").build());
+  origin.start();
+  auto dispatcher = std::make_shared<Dispatcher>();
+  dispatcher->setMaxRequests(1);
+  Client base = Client::Builder()
+                    .dispatcher(dispatcher)
+                    .handshakeCertificates(certificates_.clientTrust())
+                    .readTimeout(5s)
+                    .build();
+  auto dns = DnsOverHttps::Builder()
+                 .client(base)
+                 .url(server_.url("/dns-query"))
+                 .includeIPv6(false)
+                 .build();
+  Client client = base.newBuilder().dns(dns).build();
+  std::promise<std::string> result;
+  client
+      .newCall(
+          Request::Builder().url("http://app.test:" + std::to_string(origin.port()) + "/").build())
+      ->enqueue([&](Call&, Response response) { result.set_value(response.body()->string()); },
+                [&](Call&, const IOException& e) { result.set_value(e.what()); });
+  std::future<std::string> future = result.get_future();
+  ASSERT_EQ(future.wait_for(10s), std::future_status::ready) << "the lookup starved";
+  EXPECT_EQ(future.get(), "resolved");
 }
 
 }  // namespace
