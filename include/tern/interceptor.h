@@ -19,6 +19,7 @@ namespace tern {
 class Authenticator;
 class Cache;
 class Client;
+class ConnectionPool;
 class CookieJar;
 class Dns;
 class Hsts;
@@ -121,6 +122,8 @@ class TERN_API Interceptor::Chain {
   // Client::Builder::handshakeCertificates(): a TLS context of the call's own).
   std::unique_ptr<Chain> withHandshakeCertificates(const tls::HandshakeCertificates& certificates);
   std::unique_ptr<Chain> withRetryOnConnectionFailure(bool retryOnConnectionFailure);
+  // The pool the call takes its connections from and returns them to.
+  std::unique_ptr<Chain> withConnectionPool(std::shared_ptr<ConnectionPool> connectionPool);
   std::unique_ptr<Chain> withRetryPolicy(RetryPolicy retryPolicy);
   std::unique_ptr<Chain> withProxy(Proxy proxy);
   std::unique_ptr<Chain> withProxySelector(std::shared_ptr<ProxySelector> proxySelector);

@@ -97,6 +97,14 @@ std::unique_ptr<Interceptor::Chain> Interceptor::Chain::withRetryOnConnectionFai
       "retryOnConnectionFailure");
 }
 
+std::unique_ptr<Interceptor::Chain> Interceptor::Chain::withConnectionPool(
+    std::shared_ptr<ConnectionPool> connectionPool) {
+  required(connectionPool, "withConnectionPool");
+  return withClient(
+      [&](const Client& c) { return c.newBuilder().connectionPool(connectionPool).build(); },
+      "ConnectionPool");
+}
+
 std::unique_ptr<Interceptor::Chain> Interceptor::Chain::withRetryPolicy(RetryPolicy retryPolicy) {
   return withClient(
       [&](const Client& c) { return c.newBuilder().retryPolicy(retryPolicy).build(); },

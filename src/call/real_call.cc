@@ -149,7 +149,14 @@ void RealCall::cancel() noexcept {
     canceledCondition_.notify_all();
   }
   // A call waiting for another call's connect to the same HTTP/2 address holds no socket yet.
-  pool().wakeConnectWaiters();
+  // (Not through pool(): the call's thread may rebind it; the pools it may use are these two.)
+  ConnectionPoolAccess::delegate(*client_.connectionPool()).wakeConnectWaiters();
+  std::shared_ptr<ConnectionPool> poolOverride;
+  {
+    MutexLock lock(mutex_);
+    poolOverride = poolOverride_;
+  }
+  if (poolOverride) ConnectionPoolAccess::delegate(*poolOverride).wakeConnectWaiters();
   if (events && callStartReported_ && !terminalReported_) {
     event([&](EventListener& listener) { listener.canceled(*this); });
   }
@@ -230,6 +237,7 @@ void RealCall::enterNetworkInterceptorExchange(const Client& client, const Reque
       std::find(specs.begin(), specs.end(), ConnectionSpec::CLEARTEXT) == specs.end()) {
     throw UnknownServiceException("CLEARTEXT communication not enabled for client");
   }
+  usePoolOf(client);
   Address address = ClientAccess::address(client, url);
   ConnectionSettings settings;
   settings.http2WriteTimeout = client.writeTimeout();
@@ -240,6 +248,22 @@ void RealCall::enterNetworkInterceptorExchange(const Client& client, const Reque
                                                  ClientAccess::routeDatabase(client), *this);
   MutexLock lock(mutex_);
   exchangeFinder_ = std::move(finder);
+}
+
+void RealCall::usePoolOf(const Client& client) {
+  RealConnectionPool& wanted = ConnectionPoolAccess::delegate(*client.connectionPool());
+  if (&wanted == &pool()) return;
+  // An application interceptor proceeded again with another pool (withConnectionPool): the
+  // connection an earlier attempt left with the call goes back to its own pool first.
+  if (std::shared_ptr<RealConnection> released = releaseConnectionNoEvents()) {
+    event([&](EventListener& l) { l.connectionReleased(*this, *released); });
+  }
+  {
+    MutexLock lock(mutex_);
+    if (client.connectionPool() != client_.connectionPool())
+      poolOverride_ = client.connectionPool();
+  }
+  bindPool(wanted);
 }
 
 void RealCall::shareExchange() {

@@ -107,6 +107,10 @@ class RealCall final : public Call,
   void enterNetworkInterceptorExchange(const Client& client, const Request& request,
                                        bool newExchangeFinder);
 
+  // Takes connections from `client`'s pool from now on (a chain's withConnectionPool), after
+  // letting go of a connection held from another pool.
+  void usePoolOf(const Client& client);
+
   // The current exchange's response is now read by other calls too (the cache's collapsed
   // GETs): cancel() no longer breaks it, so their bodies go on; this call's own reader checks
   // isCanceled() instead. Reset by the next initExchange().
@@ -241,6 +245,9 @@ class RealCall final : public Call,
   // tag<T>(compute)'s tags (the request's are looked up there).
   mutable std::map<std::type_index, std::shared_ptr<const void>> tags_ TERN_GUARDED_BY(mutex_);
   std::optional<std::chrono::steady_clock::time_point> callDeadline_ TERN_GUARDED_BY(mutex_);
+  // The pool a chain override (withConnectionPool) gave the call, kept alive for its connection
+  // and for cancel() to wake.
+  std::shared_ptr<ConnectionPool> poolOverride_ TERN_GUARDED_BY(mutex_);
   // Notified (under mutex_) when the call is canceled, for sleepUnlessCanceled().
   std::condition_variable canceledCondition_;
 };

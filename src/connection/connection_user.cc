@@ -6,14 +6,14 @@
 namespace tern::internal {
 
 std::shared_ptr<RealConnection> ConnectionUser::connection() const {
-  MutexLock lock(pool_.mutex());
+  MutexLock lock(pool_->mutex());
   return connection_;
 }
 
 void ConnectionUser::connectionSucceeded() {
-  MutexLock lock(pool_.mutex());
+  MutexLock lock(pool_->mutex());
   if (connection_) {
-    connection_->assertPoolLockHeld(pool_);
+    connection_->assertPoolLockHeld(*pool_);
     connection_->incrementSuccessCountLocked();
   }
 }
@@ -21,7 +21,7 @@ void ConnectionUser::connectionSucceeded() {
 std::shared_ptr<RealConnection> ConnectionUser::releaseConnectionNoEvents() {
   std::shared_ptr<RealConnection> released = connection();
   if (!released) return nullptr;
-  if (std::shared_ptr<RealConnection> toClose = pool_.release(released, *this)) {
+  if (std::shared_ptr<RealConnection> toClose = pool_->release(released, *this)) {
     toClose->closeSocket();
   }
   return released;

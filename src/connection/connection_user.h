@@ -69,23 +69,23 @@ class ConnectionUser {
   std::shared_ptr<RealConnection> releaseConnectionNoEvents();
 
   // The pool this user takes connections from.
-  RealConnectionPool& pool() const noexcept { return pool_; }
+  RealConnectionPool& pool() const noexcept { return *pool_; }
 
   // The connection this user holds, or null. Pool lock held.
   const std::shared_ptr<RealConnection>& connectionLocked() const noexcept
-      TERN_REQUIRES(pool_.mutex()) {
+      TERN_REQUIRES(pool_->mutex()) {
     return connection_;
   }
   void setConnectionLocked(std::shared_ptr<RealConnection> connection)
-      TERN_REQUIRES(pool_.mutex()) {
+      TERN_REQUIRES(pool_->mutex()) {
     connection_ = std::move(connection);
   }
   // For `pool` (the one this user was made for, which other classes hold by another name):
   // tells the analysis that the lock guarding the slot is that pool's mutex, held. Checks it in
   // debug builds.
   void assertPoolLockHeld(const RealConnectionPool& pool) const TERN_REQUIRES(pool.mutex())
-      TERN_ASSERT_CAPABILITY(pool_.mutex()) {
-    assert(&pool == &pool_);
+      TERN_ASSERT_CAPABILITY(pool_->mutex()) {
+    assert(&pool == pool_);
     (void)pool;
   }
 
@@ -117,11 +117,20 @@ class ConnectionUser {
 
  protected:
   // A user of `pool`'s connections.
-  explicit ConnectionUser(RealConnectionPool& pool) noexcept : pool_(pool) {}
+  explicit ConnectionUser(RealConnectionPool& pool) noexcept : pool_(&pool) {}
+
+  // From now on a user of `pool`'s connections (a call whose chain overrode its client's pool).
+  // Only while the user holds no connection, and only from the thread that runs its exchanges:
+  // a pool knows a user only through a connection it holds, and the user's own threads read
+  // pool() only once an exchange began, after this.
+  void bindPool(RealConnectionPool& pool) noexcept {
+    assert(connection() == nullptr);
+    pool_ = &pool;
+  }
 
  private:
-  RealConnectionPool& pool_;
-  std::shared_ptr<RealConnection> connection_ TERN_GUARDED_BY(pool_.mutex());
+  RealConnectionPool* pool_;  // Never null.
+  std::shared_ptr<RealConnection> connection_ TERN_GUARDED_BY(pool_->mutex());
 };
 
 }  // namespace tern::internal

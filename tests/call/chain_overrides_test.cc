@@ -11,6 +11,7 @@
 
 #include "call/https_fixture.h"
 #include "tern/cache.h"
+#include "tern/connection_pool.h"
 #include "tern/cookie_jar.h"
 #include "tern/credentials.h"
 #include "tern/dns.h"
@@ -203,6 +204,43 @@ TEST_F(ChainOverridesTest, WithProxySendsThatCallThroughIt) {
   EXPECT_EQ(proxy.takeRequest().requestLine(), "GET http://origin.test/page HTTP/1.1");
 }
 
+TEST_F(ChainOverridesTest, WithConnectionPoolKeepsThatCallsConnectionsApart) {
+  auto separate = std::make_shared<ConnectionPool>();
+  Client overridden = client.newBuilder()
+                          .addInterceptor(overriding([&](Interceptor::Chain& chain) {
+                            return chain.withConnectionPool(separate);
+                          }))
+                          .build();
+  server.enqueue(body("a"));
+  server.enqueue(body("b"));
+  server.enqueue(body("c"));
+  EXPECT_EQ(overridden.newCall(get())->execute().body()->string(), "a");
+  EXPECT_EQ(separate->connectionCount(), 1);
+  EXPECT_EQ(client.connectionPool()->connectionCount(), 0);
+  EXPECT_EQ(overridden.newCall(get())->execute().body()->string(), "b");  // Reused from there.
+  EXPECT_EQ(fetch(), "c");  // The client's own calls make their own.
+  EXPECT_EQ(client.connectionPool()->connectionCount(), 1);
+  EXPECT_EQ(server.takeRequest().sequenceNumber(), 0);
+  EXPECT_EQ(server.takeRequest().sequenceNumber(), 1);
+  EXPECT_EQ(server.takeRequest().sequenceNumber(), 0);  // A new connection.
+}
+
+TEST_F(ChainOverridesTest, ProceedingAgainWithAnotherPoolLetsGoOfTheFirstConnection) {
+  auto separate = std::make_shared<ConnectionPool>();
+  Client twice = client.newBuilder()
+                     .addInterceptor(Interceptor::of([&](Interceptor::Chain& chain) {
+                       Response first = chain.proceed(chain.request());
+                       first.body()->string();
+                       return chain.withConnectionPool(separate)->proceed(chain.request());
+                     }))
+                     .build();
+  server.enqueue(body("first"));
+  server.enqueue(body("second"));
+  EXPECT_EQ(twice.newCall(get())->execute().body()->string(), "second");
+  EXPECT_EQ(client.connectionPool()->connectionCount(), 1);  // The first, back in its pool.
+  EXPECT_EQ(separate->connectionCount(), 1);
+}
+
 TEST_F(ChainOverridesTest, NetworkInterceptorsCannotOverride) {
   Client c = client.newBuilder()
                  .addNetworkInterceptor(Interceptor::of([](Interceptor::Chain& chain) {
@@ -225,6 +263,7 @@ TEST_F(ChainOverridesTest, NullOverridesAreRefusedByName) {
                    EXPECT_THROW(chain.withCookieJar(nullptr), std::invalid_argument);
                    EXPECT_THROW(chain.withAuthenticator(nullptr), std::invalid_argument);
                    EXPECT_THROW(chain.withHostnameVerifier(nullptr), std::invalid_argument);
+                   EXPECT_THROW(chain.withConnectionPool(nullptr), std::invalid_argument);
                    return chain.proceed(chain.request());
                  }))
                  .build();
