@@ -1080,10 +1080,13 @@ TEST_P(CacheTest, GetsWithOtherHeadersAreNotCollapsed) {
 }
 
 TEST_P(CacheTest, UncacheableResponsesAreNotShared) {
-  server.setDispatcher([](const RecordedRequest& request) {
+  // Numbered by the server as they come (a sequence number counts per connection, and over
+  // HTTP/1.1 the two requests each have a connection of their own).
+  auto served = std::make_shared<std::atomic<int>>(0);
+  server.setDispatcher([served](const RecordedRequest&) {
     return MockResponse::Builder()
         .addHeader("Cache-Control", "no-store")
-        .body("response " + std::to_string(request.sequenceNumber()))
+        .body("response " + std::to_string((*served)++))
         .headersDelay(100ms)
         .build();
   });
