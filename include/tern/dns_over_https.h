@@ -38,10 +38,10 @@ namespace tern {
 // NXDOMAIN" (or SERVFAIL, "HTTP 500", a malformed answer, the transport's failure, "no
 // addresses"). One family failing is no failure when the other has addresses.
 //
-// Thread-safe. The queries are calls of the client's (bounded by its timeouts, sharing its
-// connection pool) run on a dispatcher of the DnsOverHttps's own, so the calls that wait for a
-// lookup never hold the places its queries need: a client may use a DnsOverHttps built on
-// itself.
+// Thread-safe. The queries are calls with the client's settings (TLS, timeouts, interceptors)
+// run on a dispatcher and a connection pool of the DnsOverHttps's own, so the calls that wait
+// for a lookup never hold the places its queries need, and a client may use a DnsOverHttps built
+// on itself without the two keeping each other alive.
 class TERN_API DnsOverHttps final : public Dns {
  public:
   class Builder;
@@ -75,9 +75,10 @@ class TERN_API DnsOverHttps::Builder {
  public:
   Builder();
 
-  // The client the queries go through (required): its TLS settings, timeouts and pool. Its Dns
-  // is replaced, for the queries only, by the bootstrap Dns, and its dispatcher by one of the
-  // DnsOverHttps's own (a query never waits behind the calls waiting for it).
+  // The client the queries go through (required): its TLS settings, timeouts and interceptors.
+  // Its Dns is replaced, for the queries only, by the bootstrap Dns, and its dispatcher and
+  // connection pool by the DnsOverHttps's own (a query never waits behind the calls waiting for
+  // it).
   Builder& client(Client client);
 
   // The DoH server's URL template without variables, "https://dns.example/dns-query" (required).

@@ -13,6 +13,7 @@
 #include "io/base64.h"
 #include "tern/call.h"
 #include "tern/callback.h"
+#include "tern/connection_pool.h"
 #include "tern/dispatcher.h"
 #include "tern/exceptions.h"
 #include "tern/media_type.h"
@@ -349,12 +350,18 @@ std::shared_ptr<DnsOverHttps> DnsOverHttps::Builder::build() const {
                                  : std::make_shared<BootstrapDns>(url_->host(), bootstrapDnsHosts_);
   // The queries run on a dispatcher of their own: on the client's, the calls waiting for these
   // lookups (up to its 64) could hold every place the queries need. All go to one server, over
-  // one HTTP/2 connection when it speaks h2, so its per-host limit is the total.
+  // one HTTP/2 connection when it speaks h2, so its per-host limit is the total. And in a pool
+  // of their own: a client whose Dns is this one keeps it alive from every pooled connection's
+  // Address, so a shared pool would keep itself alive through us (a cycle no one breaks).
   auto dispatcher = std::make_shared<Dispatcher>();
   dispatcher->setMaxRequestsPerHost(dispatcher->maxRequests());
   auto settings = std::make_shared<Settings>(
-      Settings{client_->newBuilder().dns(bootstrap).dispatcher(dispatcher).build(), *url_,
-               includeIPv6_, post_, resolvePrivateAddresses_, resolvePublicAddresses_});
+      Settings{client_->newBuilder()
+                   .dns(bootstrap)
+                   .dispatcher(dispatcher)
+                   .connectionPool(std::make_shared<ConnectionPool>())
+                   .build(),
+               *url_, includeIPv6_, post_, resolvePrivateAddresses_, resolvePublicAddresses_});
   // The constructor is private (only the builder makes one), so make_shared cannot reach it.
   return std::shared_ptr<DnsOverHttps>(new DnsOverHttps(std::move(settings)));
 }
