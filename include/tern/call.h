@@ -3,9 +3,11 @@
 
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <typeindex>
 #include <typeinfo>
 
+#include "tern/call_awaitable.h"
 #include "tern/callback.h"
 #include "tern/exceptions.h"
 #include "tern/export.h"
@@ -56,6 +58,16 @@ class TERN_API Call {
                std::function<void(Call& call, const IOException& e)> onFailure) {
     enqueue(Callback::of(std::move(onResponse), std::move(onFailure)));
   }
+
+  // The call as a C++20 awaitable, OkHttp-coroutines' executeAsync(): in a coroutine,
+  // `Response response = co_await call->executeAsync();` enqueues the call when awaited and
+  // resumes with its response (on the dispatcher thread that delivers it, or through
+  // `executor`), or throws what execute() would throw, as its own type. A stop request on
+  // `stopToken` cancels the call; destroying the awaiting coroutine cancels it too. The awaitable
+  // keeps this call alive. Include tern/coro.h for Task, syncWait and the body reads; see
+  // CallAwaitable for the details and docs/calls.md ("Coroutines") for recipes.
+  CallAwaitable executeAsync(std::stop_token stopToken = {}, Executor executor = {});
+  CallAwaitable executeAsync(Executor executor) { return executeAsync({}, std::move(executor)); }
 
   // Cancels the call, from any thread, at any time: a call not started yet fails at once when
   // it starts; a call connecting, writing or waiting for the response wakes at once with
