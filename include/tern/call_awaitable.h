@@ -46,20 +46,17 @@ class TERN_API Completion {
   // twice: an awaitable is awaited once.
   bool suspend(std::coroutine_handle<> awaiting, const std::function<void()>& start);
 
-  // From the operation, exactly once: resumes the coroutine, on the executor if there is one,
-  // else right here. Returns false if no one waits any more (abandon() came first), so the
-  // operation may drop its outcome now.
-  bool complete() noexcept;
+  // From the operation, exactly once, after storing its outcome: resumes the coroutine, on the
+  // executor if there is one, else right here; does nothing if abandon() came first. Let go of
+  // the outcome before: the awaiter's reference should be the last, so that the outcome (a
+  // response, an exception) dies on the coroutine's side, or at once if nobody waits any more.
+  void complete() noexcept;
 
-  // What abandon() found.
-  enum class Abandoned {
-    kNothing,          // Never suspended, or already resumed: nothing to do.
-    kWhileRunning,     // The operation still runs: stop it; its complete() will resume nothing.
-    kAfterCompletion,  // The outcome is stored and its posted resumption will do nothing: drop it.
-  };
-
-  // From the awaiter's destructor: from now on the coroutine is never resumed from here.
-  Abandoned abandon() noexcept;
+  // From the awaiter's destructor: from now on the coroutine is never resumed from here. True if
+  // the operation still runs (the coroutine was suspended waiting for it): the caller stops it,
+  // or waits for it. False if it never started, or has completed (a resumption posted to the
+  // executor and not run yet then does nothing).
+  bool abandon() noexcept;
 
   // Blocks until complete() has been called. For an operation that still uses the awaiter's
   // memory (a body read into the caller's Buffer) after abandon().
@@ -101,12 +98,14 @@ struct TERN_API CancelCall {
 // awaited (no awaiter is). Works in any coroutine type: it has only await_ready, await_suspend
 // and await_resume.
 //
-// Cancellation: a stop request on `stopToken` cancels the call (from the requesting thread), and
-// the coroutine resumes with the call's InterruptedIOException("Canceled"). Destroying a
-// coroutine suspended here (its frame, and so this awaitable) cancels the call; the late
-// callback then finds nobody waiting and closes the response itself. Destroy it on the thread it
-// would resume on (its executor's) or before the call completes: a destruction that races the
-// resumption itself is a race in the program (request stop instead).
+// Cancellation: a stop request on `stopToken` while the call runs cancels it (from the
+// requesting thread), and the coroutine resumes with InterruptedIOException("Canceled"); after
+// the response came, a stop request does nothing. Destroying a coroutine suspended here (its
+// frame, and so this awaitable) cancels the call; the late callback then finds nobody waiting and
+// closes the response itself. If the response had already come and its resumption was posted to
+// the executor, the response is closed instead (the call is not canceled, so its connection is
+// reused). The destruction must not race the resumption itself: destroy on the executor's thread
+// (a loop, an Asio strand), where no resumption runs meanwhile, or request stop instead.
 class TERN_API CallAwaitable {
  public:
   // Awaits `call`, which it keeps alive. Throws std::invalid_argument if `call` is null.

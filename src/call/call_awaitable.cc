@@ -3,6 +3,7 @@
 
 #include <condition_variable>
 #include <stdexcept>
+#include <typeinfo>
 #include <utility>
 
 #include "call/real_call.h"
@@ -97,7 +98,7 @@ bool Completion::suspend(std::coroutine_handle<> awaiting, const std::function<v
   return true;
 }
 
-bool Completion::complete() noexcept {
+void Completion::complete() noexcept {
   std::shared_ptr<State> state = state_;
   internal::MutexLock lock(state->mutex);
   state->completed = true;
@@ -105,11 +106,11 @@ bool Completion::complete() noexcept {
   switch (state->phase) {
     case State::Phase::kStarting:
       state->phase = State::Phase::kCompletedEarly;  // suspend() resumes it.
-      return true;
+      return;
     case State::Phase::kSuspended:
       break;
     default:  // kAbandoned: nobody waits.
-      return false;
+      return;
   }
   if (state->executor) {
     state->phase = State::Phase::kPosted;
@@ -121,22 +122,15 @@ bool Completion::complete() noexcept {
     lock.unlock();
     handle.resume();
   }
-  return true;
 }
 
-Completion::Abandoned Completion::abandon() noexcept {
-  if (!state_) return Abandoned::kNothing;  // Moved from.
+bool Completion::abandon() noexcept {
+  if (!state_) return false;  // Moved from.
   internal::MutexLock lock(state_->mutex);
-  switch (state_->phase) {
-    case State::Phase::kSuspended:
-      state_->phase = State::Phase::kAbandoned;
-      return Abandoned::kWhileRunning;
-    case State::Phase::kPosted:
-      state_->phase = State::Phase::kAbandoned;
-      return Abandoned::kAfterCompletion;
-    default:
-      return Abandoned::kNothing;
-  }
+  State::Phase was = state_->phase;
+  if (was != State::Phase::kSuspended && was != State::Phase::kPosted) return false;
+  state_->phase = State::Phase::kAbandoned;
+  return was == State::Phase::kSuspended;
 }
 
 void Completion::awaitCompletion() noexcept {
@@ -148,39 +142,44 @@ void CancelCall::operator()() const noexcept { call->cancel(); }
 
 namespace {
 
-// `e` as an exception_ptr that rethrows its dynamic type. The dispatcher calls onFailure() from
-// the handler that caught the call's exception, so std::current_exception() is usually that
-// very object (which keeps everything, nested exceptions included); otherwise (a refused call,
-// failed before it was thrown anywhere) a copy of the most derived public type.
+// A copy of `e` if its exact type is one of `Types`, else null.
+template <typename... Types>
+std::exception_ptr copyIfExactly(const IOException& e) {
+  std::exception_ptr copy;
+  (void)((typeid(e) == typeid(Types) &&
+          (copy = std::make_exception_ptr(static_cast<const Types&>(e)), true)) ||
+         ...);
+  return copy;
+}
+
+// `e` as an exception_ptr that rethrows its dynamic type, for the awaiting coroutine alone.
+//
+// tern's own exception types are copied. The dispatcher keeps its own exception_ptr to `e` until
+// after onFailure() returns; sharing the object across threads is correct (exception_ptr counts
+// its references atomically), but that count lives in libstdc++, which ThreadSanitizer does not
+// see, so every read of a shared exception on the coroutine's side would be reported as a race
+// with its destruction on the dispatcher thread. A copy belongs to the coroutine only.
+//
+// Any other type (a subclass an interceptor threw, or a throw_with_nested wrapper that carries a
+// cause) cannot be copied without slicing: the object itself is shared. The dispatcher calls
+// onFailure() from the handler that caught it, so std::current_exception() is that object.
 std::exception_ptr captureFailure(const IOException& e) {
+  std::exception_ptr copy =
+      copyIfExactly<IOException, InterruptedIOException, SocketTimeoutException, ConnectException,
+                    UnknownHostException, ProtocolException, EOFException, SocketWriteException,
+                    SSLException, SSLHandshakeException, SSLPeerUnverifiedException,
+                    UnknownServiceException, ProxyException, StreamResetException>(e);
+  if (copy) return copy;
   if (std::exception_ptr current = std::current_exception()) {
     try {
       std::rethrow_exception(current);
     } catch (const IOException& thrown) {
       if (&thrown == &e) return current;
     } catch (...) {
-      // Another exception was being handled: fall through to the copy.
+      // Another exception was being handled: fall through.
     }
   }
-  // Most derived first.
-  if (auto* x = dynamic_cast<const SocketTimeoutException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const InterruptedIOException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const ConnectException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const UnknownHostException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const ProtocolException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const EOFException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const SocketWriteException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const SSLHandshakeException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const SSLPeerUnverifiedException*>(&e)) {
-    return std::make_exception_ptr(*x);
-  }
-  if (auto* x = dynamic_cast<const SSLException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const UnknownServiceException*>(&e)) {
-    return std::make_exception_ptr(*x);
-  }
-  if (auto* x = dynamic_cast<const ProxyException*>(&e)) return std::make_exception_ptr(*x);
-  if (auto* x = dynamic_cast<const StreamResetException*>(&e)) return std::make_exception_ptr(*x);
-  return std::make_exception_ptr(e);
+  return std::make_exception_ptr(e);  // Not reached by the dispatcher; loses the subclass.
 }
 
 // The call's Callback: stores the outcome, then completes the await.
@@ -189,15 +188,21 @@ class AwaitingCallback final : public Callback {
   AwaitingCallback(Completion completion, std::shared_ptr<Outcome<Response>> outcome)
       : completion_(std::move(completion)), outcome_(std::move(outcome)) {}
 
+  // Each lets go of the outcome before complete(), so the awaiter holds the last reference: if
+  // the coroutine was destroyed meanwhile, the response closes here and now (its connection goes
+  // back to the pool); else the outcome dies where the coroutine goes on, never on this thread
+  // after the coroutine has read it.
   void onResponse(Call&, Response response) override {
-    outcome_->value.emplace(std::move(response));
-    // Nobody waits (the coroutine was destroyed): close the response now rather than whenever
-    // the dispatcher lets go of this callback, so its connection goes back to the pool.
-    if (!completion_.complete()) outcome_->value.reset();
+    std::shared_ptr<Outcome<Response>> outcome = std::move(outcome_);
+    outcome->value.emplace(std::move(response));
+    outcome.reset();
+    completion_.complete();
   }
 
   void onFailure(Call&, const IOException& e) override {
-    outcome_->failure = captureFailure(e);
+    std::shared_ptr<Outcome<Response>> outcome = std::move(outcome_);
+    outcome->failure = captureFailure(e);
+    outcome.reset();
     completion_.complete();
   }
 
@@ -220,18 +225,9 @@ CallAwaitable::CallAwaitable(std::shared_ptr<Call> call, std::stop_token stopTok
 
 CallAwaitable::~CallAwaitable() {
   stopCallback_.reset();
-  switch (completion_.abandon()) {
-    case detail::Completion::Abandoned::kWhileRunning:
-      call_->cancel();  // Its callback then finds nobody waiting and closes the response.
-      break;
-    case detail::Completion::Abandoned::kAfterCompletion:
-      // The response came but its resumption had not run: close it here, so that the
-      // connection goes back to the pool. complete() ordered the callback's write before this.
-      outcome_->value.reset();
-      break;
-    case detail::Completion::Abandoned::kNothing:
-      break;
-  }
+  // Still running: cancel it; its callback then finds nobody waiting. (A response that came but
+  // whose resumption had not run yet closes with outcome_, now.)
+  if (completion_.abandon()) call_->cancel();
 }
 
 bool CallAwaitable::await_suspend(std::coroutine_handle<> awaiting) {

@@ -43,10 +43,9 @@ class EventLoop {
 
   Executor executor() {
     return [this](std::function<void()> job) {
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        jobs_.push_back(std::move(job));
-      }
+      // Notified under the lock: the job may end the test and destroy the loop at once.
+      std::lock_guard<std::mutex> lock(mutex_);
+      jobs_.push_back(std::move(job));
       changed_.notify_all();
     };
   }
@@ -250,6 +249,36 @@ TEST_F(CoroTest, ServerDisconnectThrowsWhatExecuteThrows) {
   std::string coroutine = failureOf([&] { syncWait(fetchText(client.newCall(get()))); });
   EXPECT_NE(blocking, "nothing thrown");
   EXPECT_EQ(coroutine, blocking);
+}
+
+// An IOException of the application's own, as an interceptor may throw.
+class QuotaExceededException : public IOException {
+ public:
+  QuotaExceededException(const std::string& message, int remaining)
+      : IOException(message), remaining_(remaining) {}
+  int remaining() const { return remaining_; }
+
+ private:
+  int remaining_;
+};
+
+TEST_F(CoroTest, AnInterceptorsOwnExceptionKeepsItsType) {
+  Client quota = client.newBuilder()
+                     .addInterceptor([](Interceptor::Chain&) -> Response {
+                       throw QuotaExceededException("quota exceeded", 7);
+                     })
+                     .build();
+  auto task = [](std::shared_ptr<Call> call) -> Task<std::string> {
+    try {
+      co_await call->executeAsync();
+    } catch (const QuotaExceededException& e) {
+      co_return std::string(e.what()) + ", " + std::to_string(e.remaining()) + " left";
+    } catch (const IOException& e) {
+      co_return std::string("sliced: ") + e.what();
+    }
+    co_return "no failure";
+  };
+  EXPECT_EQ(syncWait(task(quota.newCall(get()))), "quota exceeded, 7 left");
 }
 
 TEST_F(CoroTest, AwaitingAnExecutedCallThrows) {
@@ -490,11 +519,14 @@ TEST_F(CoroTest, PeekedBodyIsInMemory) {
 }
 
 TEST_F(CoroTest, LargeStreamedBodyInChunks) {
+  constexpr int64_t kKiB = 1024;
   std::string content;
-  for (int i = 0; content.size() < 1024 * 1024; ++i) content += "line " + std::to_string(i) + "\n";
+  for (int i = 0; content.size() < 1024 * kKiB; ++i) {
+    content += "line " + std::to_string(i) + "\n";
+  }
   server.enqueue(MockResponse::Builder()
-                     .chunkedBody(content, 16 * 1024)
-                     .throttleBody(256 * 1024, 20ms)  // So some reads must wait.
+                     .chunkedBody(content, 16 * kKiB)
+                     .throttleBody(256 * kKiB, 20ms)  // So some reads must wait.
                      .build());
   struct Result {
     std::string body;
