@@ -53,9 +53,9 @@ class TERN_API Completion {
   void complete() noexcept;
 
   // From the awaiter's destructor: from now on the coroutine is never resumed from here. True if
-  // the operation still runs (the coroutine was suspended waiting for it): the caller stops it,
-  // or waits for it. False if it never started, or has completed (a resumption posted to the
-  // executor and not run yet then does nothing).
+  // the operation still runs (the coroutine was suspended, or suspending, waiting for it): the
+  // caller stops it, or waits for it. False if it never started, or has completed (a resumption
+  // not run yet then does nothing).
   bool abandon() noexcept;
 
   // Blocks until complete() has been called. For an operation that still uses the awaiter's

@@ -18,15 +18,15 @@ namespace detail {
 
 // The state machine of one await. Phases, in order:
 //   kIdle ──suspend()──▶ kStarting ──start returned──▶ kSuspended ──complete()──▶ kResumed
-//                           │                              │   └──abandon()──▶ kAbandoned
+//                           │                              │
 //                        complete()                   complete() with an executor
 //                           ▼                              ▼
-//                     kCompletedEarly ──suspend() ──▶ kPosted ──posted job──▶ kResumed
-//                                                          └──abandon()──▶ kAbandoned
+//                     kCompletedEarly ──suspend()──▶ kPosted ──posted job──▶ kResumed
 // kCompletedEarly without an executor goes to kResumed: suspend() returns false and the
-// coroutine goes on without suspending. Only the transition into kResumed resumes the
-// coroutine, and abandon() only wins while it is not taken yet, so the frame is resumed at most
-// once and never after its awaiter was destroyed.
+// coroutine goes on without suspending. abandon() (the frame is being destroyed) turns any of
+// kStarting, kSuspended, kCompletedEarly and kPosted into kAbandoned, after which nothing resumes
+// the coroutine and suspend() touches nothing more. Only the transition into kResumed resumes
+// the coroutine, so the frame is resumed at most once, and never after its awaiter was destroyed.
 struct Completion::State : std::enable_shared_from_this<State> {
   enum class Phase { kIdle, kStarting, kCompletedEarly, kSuspended, kPosted, kResumed, kAbandoned };
 
@@ -80,6 +80,9 @@ bool Completion::suspend(std::coroutine_handle<> awaiting, const std::function<v
   } catch (...) {
     internal::MutexLock lock(state->mutex);
     state->phase = State::Phase::kIdle;
+    // Nothing started, so nothing will complete: let an awaitCompletion() go.
+    state->completed = true;
+    state->completedChanged.notify_all();
     throw;
   }
   internal::MutexLock lock(state->mutex);
@@ -87,6 +90,8 @@ bool Completion::suspend(std::coroutine_handle<> awaiting, const std::function<v
     state->phase = State::Phase::kSuspended;
     return true;
   }
+  // The frame was destroyed from another thread once the operation had started: stay put.
+  if (state->phase == State::Phase::kAbandoned) return true;
   // kCompletedEarly: the operation finished inside start().
   if (!state->executor) {
     state->phase = State::Phase::kResumed;
@@ -127,10 +132,18 @@ void Completion::complete() noexcept {
 bool Completion::abandon() noexcept {
   if (!state_) return false;  // Moved from.
   internal::MutexLock lock(state_->mutex);
-  State::Phase was = state_->phase;
-  if (was != State::Phase::kSuspended && was != State::Phase::kPosted) return false;
-  state_->phase = State::Phase::kAbandoned;
-  return was == State::Phase::kSuspended;
+  switch (state_->phase) {
+    case State::Phase::kStarting:
+    case State::Phase::kSuspended:
+      state_->phase = State::Phase::kAbandoned;
+      return true;  // The operation runs.
+    case State::Phase::kCompletedEarly:
+    case State::Phase::kPosted:
+      state_->phase = State::Phase::kAbandoned;
+      return false;  // Its outcome is stored; the resumption that would take it does nothing.
+    default:
+      return false;
+  }
 }
 
 void Completion::awaitCompletion() noexcept {

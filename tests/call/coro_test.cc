@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <thread>
@@ -480,6 +481,54 @@ TEST_F(CoroTest, BufferedBytesReadWithoutSuspending) {
     co_return sink.readUtf8();
   };
   EXPECT_EQ(syncWait(task(client.newCall(get()))), "abcdef");
+}
+
+// A Source over another that tells when a read has begun (on the thread that reads).
+class SignalingSource final : public Source {
+ public:
+  SignalingSource(Source& source, std::atomic<bool>& reading)
+      : source_(source), reading_(reading) {}
+  int64_t read(Buffer& sink, int64_t byteCount) override {
+    reading_ = true;
+    return source_.read(sink, byteCount);
+  }
+  Timeout& timeout() override { return source_.timeout(); }
+  void close() override { source_.close(); }
+
+ private:
+  Source& source_;
+  std::atomic<bool>& reading_;
+};
+
+TEST_F(CoroTest, DestroyingACoroutineInABodyReadWaitsForTheRead) {
+  server.enqueue(MockResponse::Builder().bodyDelay(3s).body("late").build());
+  std::shared_ptr<Call> call = client.newCall(get());
+  std::atomic<bool> reading = false;
+  std::atomic<bool> resumed = false;
+  auto readBody = [](std::shared_ptr<Call> call, std::atomic<bool>& reading,
+                     std::atomic<bool>& resumed) -> Spawned {
+    Response response = co_await call->executeAsync();
+    // The body, its source and the sink live in this frame; the read uses them on another
+    // thread.
+    SignalingSource source(response.body()->source(), reading);
+    Buffer sink;
+    co_await readAsync(source, sink, 100);
+    resumed = true;
+  };
+  std::optional<Spawned> spawned(readBody(call, reading, resumed));
+  ASSERT_TRUE(eventually([&] { return reading.load(); }));  // Blocked: the body comes in 3 s.
+  auto destroying = std::chrono::steady_clock::now();
+  std::thread canceler([&] {
+    std::this_thread::sleep_for(200ms);
+    call->cancel();  // Makes the read throw at once.
+  });
+  spawned.reset();  // Waits for the read to return before the frame goes.
+  auto waited = std::chrono::steady_clock::now() - destroying;
+  canceler.join();
+  EXPECT_GE(waited, 200ms);
+  EXPECT_LT(waited, 2500ms);  // The cancel ended the read, not the body's arrival.
+  EXPECT_FALSE(resumed);
+  EXPECT_TRUE(call->isCanceled());
 }
 
 TEST_F(CoroTest, InMemoryBodiesCompleteWithoutSuspending) {
