@@ -8,6 +8,7 @@
 #include <string>
 #include <system_error>
 
+#include "concurrent/fiber_reactor.h"
 #include "support/fd_count.h"
 
 namespace {
@@ -59,6 +60,9 @@ int main(int argc, char** argv) {
   // peer that closes its end must surface as an IOException, and every test proves that tern
   // and MockWebServer never raise SIGPIPE (they send with MSG_NOSIGNAL).
   testing::InitGoogleTest(&argc, argv);
+  // The fiber engine's reactor holds two descriptors (its epoll and its wake-up) for the life of
+  // the process, from the first Dispatcher on: opened here, before any test counts descriptors.
+  tern::internal::FiberReactor::instance();
   auto* leakCheck = new DescriptorLeakCheck;  // Owned by gtest's listener list.
   testing::UnitTest::GetInstance()->listeners().Append(leakCheck);
   int result = RUN_ALL_TESTS();
