@@ -12,6 +12,8 @@
 
 namespace tern::internal {
 class AsyncCall;
+struct DispatcherAccess;
+class FiberScheduler;
 class RealCall;
 class ThreadPoolExecutor;
 }  // namespace tern::internal
@@ -103,33 +105,34 @@ class TERN_API Dispatcher final {
 
  private:
   friend class internal::AsyncCall;
+  friend struct internal::DispatcherAccess;
   friend class internal::RealCall;
 
   // Queues `call` and starts what the limits allow.
   void enqueue(std::shared_ptr<internal::AsyncCall> call);
   // Records a synchronous call while it runs.
   void executed(internal::RealCall* call);
-  // An asynchronous call ended: frees its slot and starts the next. `lastActOfItsJob` when called
-  // at the very end of the call's job: with the dispatcher's own pool, the next call then runs on
-  // the same thread right after, with no hand-off to another thread.
-  void finished(const std::shared_ptr<internal::AsyncCall>& call, bool lastActOfItsJob);
+  // An asynchronous call ended: frees its slot and starts the next.
+  void finished(const std::shared_ptr<internal::AsyncCall>& call);
   // A synchronous call ended.
   void finished(internal::RealCall* call);
   // Moves what the limits allow from ready to running and starts them. Returns true if calls
-  // are still running. `lastActOfItsJob` as for finished().
-  bool promoteAndExecute(bool lastActOfItsJob = false);
+  // are still running.
+  bool promoteAndExecute();
   // Moves what the limits allow from ready to running, into `executable`. Lock held.
   void promoteLocked(std::vector<std::shared_ptr<internal::AsyncCall>>& executable);
   // Starts promoted calls (reporting dispatcherQueueEnd for those that waited). Lock not held.
-  void executeAll(const std::vector<std::shared_ptr<internal::AsyncCall>>& executable,
-                  bool lastActOfItsJob);
+  void executeAll(const std::vector<std::shared_ptr<internal::AsyncCall>>& executable);
   // After a call finished: starts queued calls, or runs the idle callback if none is running.
-  void afterFinished(bool lastActOfItsJob);
+  void afterFinished();
   int runningCallsCountLocked() const;
 
   std::unique_ptr<internal::ThreadPoolExecutor> ownExecutor_;  // Null with a given executor.
   Executor executor_;
-  Executor nextExecutor_;  // With its own pool: runs a job on this pool thread after its job.
+  // With its own pool: calls run on fibers carried by the pool's threads, and a call waiting on
+  // the network holds none (DESIGN.md, Threads). With a given executor, each call runs on one
+  // of its threads from start to end.
+  std::shared_ptr<internal::FiberScheduler> fibers_;
 
   mutable std::mutex mutex_;  // Guards everything below.
   int maxRequests_ = 64;

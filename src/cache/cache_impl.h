@@ -3,7 +3,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -17,6 +16,7 @@
 #include "cache/cache_strategy.h"
 #include "cache/disk_lru_cache.h"
 #include "cache/file_system.h"
+#include "concurrent/condition.h"
 #include "concurrent/mutex.h"
 #include "concurrent/task_runner.h"
 #include "tern/cache.h"
@@ -137,7 +137,7 @@ class CacheImpl : public std::enable_shared_from_this<CacheImpl> {
  private:
   std::shared_ptr<DiskLruCache> disk_;
   Mutex mutex_;
-  std::condition_variable fetchChanged_;
+  Condition fetchChanged_;
   std::map<std::string, std::chrono::steady_clock::time_point> revalidations_
       TERN_GUARDED_BY(mutex_);
   std::map<std::string, std::shared_ptr<SharedFetch>> fetches_ TERN_GUARDED_BY(mutex_);

@@ -9,7 +9,6 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <optional>
 #include <span>
@@ -17,6 +16,7 @@
 #include <system_error>
 #include <utility>
 
+#include "concurrent/condition.h"
 #include "concurrent/mutex.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
@@ -172,7 +172,7 @@ struct Relay::State {
 
   Mutex mutex;
   // Notified when upstreamPos advances, when the pull ends, and at the end or failure.
-  std::condition_variable changed;
+  Condition changed;
 
   // Null once closed (or for a relay made by read()). While `pulling`, the puller reads it
   // without the lock through a pointer it took under the lock; nobody else touches it then.

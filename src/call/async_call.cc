@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "call/real_call.h"
+#include "concurrent/fiber.h"
 #include "tern/exceptions.h"
 
 namespace tern::internal {
@@ -19,14 +20,24 @@ struct CallFrame {
   const Dispatcher* dispatcher;
   const CallFrame* outer;
 };
-thread_local const CallFrame* innermostCallFrame = nullptr;
+thread_local const CallFrame* threadCallFrame = nullptr;
+
+// The innermost frame is the fiber's own on a fiber (it may park and resume on another thread),
+// else the thread's.
+const CallFrame*& innermostCallFrame() noexcept {
+  if (Fiber* fiber = Fiber::current()) {
+    return reinterpret_cast<const CallFrame*&>(fiber->callFrameSlot());
+  }
+  return threadCallFrame;
+}
 
 class ScopedCallFrame {
  public:
-  explicit ScopedCallFrame(const Dispatcher& dispatcher) : frame_{&dispatcher, innermostCallFrame} {
-    innermostCallFrame = &frame_;
+  explicit ScopedCallFrame(const Dispatcher& dispatcher)
+      : frame_{&dispatcher, innermostCallFrame()} {
+    innermostCallFrame() = &frame_;
   }
-  ~ScopedCallFrame() { innermostCallFrame = frame_.outer; }
+  ~ScopedCallFrame() { innermostCallFrame() = frame_.outer; }
   ScopedCallFrame(const ScopedCallFrame&) = delete;
   ScopedCallFrame& operator=(const ScopedCallFrame&) = delete;
 
@@ -37,7 +48,7 @@ class ScopedCallFrame {
 }  // namespace
 
 bool AsyncCall::onCallThread(const Dispatcher& dispatcher) noexcept {
-  for (const CallFrame* frame = innermostCallFrame; frame != nullptr; frame = frame->outer) {
+  for (const CallFrame* frame = innermostCallFrame(); frame != nullptr; frame = frame->outer) {
     if (frame->dispatcher == &dispatcher) return true;
   }
   return false;
@@ -60,7 +71,22 @@ void AsyncCall::executeOn(const Dispatcher::Executor& executor) {
     // does with RejectedExecutionException.
   }
   failRejected(InterruptedIOException("executor rejected"));
-  call_->client().dispatcher()->finished(self, false);
+  call_->client().dispatcher()->finished(self);
+}
+
+void AsyncCall::executeOn(FiberScheduler& fibers) {
+  std::shared_ptr<AsyncCall> self = shared_from_this();
+  try {
+    // finished() runs on the carrier once the fiber has ended: a call it lets through then runs
+    // on that same thread right after, with no hand-off (docs/performance.md, h2-mux).
+    fibers.spawn([self] { self->runExchange(); },
+                 [self] { self->call_->client().dispatcher()->finished(self); });
+    return;
+  } catch (...) {
+    // The pool refused a carrier (it is shutting down), or no stack could be mapped.
+  }
+  failRejected(InterruptedIOException("executor rejected"));
+  call_->client().dispatcher()->finished(self);
 }
 
 void AsyncCall::failRejected(const InterruptedIOException& e) {
@@ -79,8 +105,12 @@ void AsyncCall::failRejected(const InterruptedIOException& e) {
 
 void AsyncCall::run() {
   std::shared_ptr<AsyncCall> self = shared_from_this();
-  // Ends before finished(), which may start the next call on this thread.
-  std::optional<ScopedCallFrame> frame(std::in_place, *call_->client().dispatcher());
+  runExchange();
+  call_->client().dispatcher()->finished(self);
+}
+
+void AsyncCall::runExchange() {
+  ScopedCallFrame frame(*call_->client().dispatcher());  // Ends before finished().
   call_->timeoutEnter();
   std::optional<Response> response;
   std::exception_ptr failure;  // Always an IOException.
@@ -98,6 +128,8 @@ void AsyncCall::run() {
   }
 
   try {
+    // The callback is the user's code: pinned to its thread while it runs (concurrent/fiber.h).
+    Fiber::Pin pin;
     if (response) {
       callback_->onResponse(*call_, std::move(*response));
     } else {
@@ -114,8 +146,6 @@ void AsyncCall::run() {
   } catch (...) {
     std::cerr << "tern: callback failure for " << call_->toLoggableString() << "\n";
   }
-  frame.reset();
-  call_->client().dispatcher()->finished(self, true);
 }
 
 }  // namespace tern::internal

@@ -11,6 +11,7 @@
 
 namespace tern::internal {
 
+class FiberScheduler;
 class RealCall;
 
 // An enqueued call waiting for, or running on, a dispatcher thread, as OkHttp's
@@ -38,9 +39,14 @@ class AsyncCall : public std::enable_shared_from_this<AsyncCall> {
   // Hands this call to `executor`. If the executor refuses it, the call fails with
   // InterruptedIOException("executor rejected") and is finished. Dispatcher lock not held.
   void executeOn(const Dispatcher::Executor& executor);
+  // Runs this call on a new fiber of `fibers` (the Dispatcher's own pool). Fails it as above if
+  // no fiber can start.
+  void executeOn(FiberScheduler& fibers);
 
-  // Runs the call and reports to the callback (on the executor's thread).
+  // Runs the call, reports to the callback, and finishes it (on the executor's thread).
   void run();
+  // run() without the finish: on a fiber, whose carrier finishes the call after it.
+  void runExchange();
 
   // Fails the call without running it: ends it with `e` (callFailed) and calls onFailure on this
   // thread. The caller then finishes it with the Dispatcher if it was running. Lock not held.

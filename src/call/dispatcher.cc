@@ -5,10 +5,12 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "call/async_call.h"
 #include "call/real_call.h"
+#include "concurrent/fiber.h"
 #include "concurrent/thread_pool_executor.h"
 #include "tern/event_listener.h"
 #include "tern/exceptions.h"
@@ -22,7 +24,10 @@ Dispatcher::Dispatcher()
     : ownExecutor_(std::make_unique<internal::ThreadPoolExecutor>("tern Dispatcher")) {
   internal::ThreadPoolExecutor* pool = ownExecutor_.get();
   executor_ = [pool](std::function<void()> job) { pool->execute(std::move(job)); };
-  nextExecutor_ = [pool](std::function<void()> job) { pool->executeNext(std::move(job)); };
+  // A few carriers run every call's fiber; more come only while they are all stuck in code that
+  // blocks without parking (FiberScheduler).
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  fibers_ = internal::FiberScheduler::create(executor_, std::max(2, cores));
 }
 
 Dispatcher::Dispatcher(Executor executor) : executor_(std::move(executor)) {
@@ -115,7 +120,7 @@ void Dispatcher::enqueue(std::shared_ptr<AsyncCall> call) {
     call->failRejected(shutDown());
     return;
   }
-  executeAll(executable, false);
+  executeAll(executable);
 }
 
 void Dispatcher::promoteLocked(std::vector<std::shared_ptr<AsyncCall>>& executable) {
@@ -132,23 +137,22 @@ void Dispatcher::promoteLocked(std::vector<std::shared_ptr<AsyncCall>>& executab
   }
 }
 
-void Dispatcher::executeAll(const std::vector<std::shared_ptr<AsyncCall>>& executable,
-                            bool lastActOfItsJob) {
+void Dispatcher::executeAll(const std::vector<std::shared_ptr<AsyncCall>>& executable) {
   // Outside the lock: an executor may run the job inline, or refuse it and finish the call.
   for (const auto& call : executable) {
     if (call->queued()) {
       call->call().event(
           [&](EventListener& listener) { listener.dispatcherQueueEnd(call->call(), *this); });
     }
-    // The thread of a call that just ended takes the first call its end let through: with many
-    // calls in flight, handing each next call to another thread cost several context switches
-    // per call (docs/performance.md, h2-mux).
-    const bool next = lastActOfItsJob && nextExecutor_ && &call == &executable.front();
-    call->executeOn(next ? nextExecutor_ : executor_);
+    if (fibers_) {
+      call->executeOn(*fibers_);
+    } else {
+      call->executeOn(executor_);
+    }
   }
 }
 
-bool Dispatcher::promoteAndExecute(bool lastActOfItsJob) {
+bool Dispatcher::promoteAndExecute() {
   std::vector<std::shared_ptr<AsyncCall>> executable;
   bool isRunning;
   {
@@ -156,7 +160,7 @@ bool Dispatcher::promoteAndExecute(bool lastActOfItsJob) {
     promoteLocked(executable);
     isRunning = runningCallsCountLocked() > 0;
   }
-  executeAll(executable, lastActOfItsJob);
+  executeAll(executable);
   return isRunning;
 }
 
@@ -166,7 +170,7 @@ void Dispatcher::executed(RealCall* call) {
   runningSyncCalls_.push_back(call);
 }
 
-void Dispatcher::finished(const std::shared_ptr<AsyncCall>& call, bool lastActOfItsJob) {
+void Dispatcher::finished(const std::shared_ptr<AsyncCall>& call) {
   call->callsPerHost().fetch_sub(1);
   {
     std::lock_guard lock(mutex_);
@@ -174,7 +178,7 @@ void Dispatcher::finished(const std::shared_ptr<AsyncCall>& call, bool lastActOf
     if (it == runningAsyncCalls_.end()) throw std::logic_error("Call wasn't in-flight!");
     runningAsyncCalls_.erase(it);
   }
-  afterFinished(lastActOfItsJob);
+  afterFinished();
   // After the calls it let through were started, so that a shutdown() waiting for the queue to
   // drain sees them running.
   bool drained = false;
@@ -197,16 +201,16 @@ void Dispatcher::finished(RealCall* call) {
     if (it == runningSyncCalls_.end()) throw std::logic_error("Call wasn't in-flight!");
     runningSyncCalls_.erase(it);
   }
-  afterFinished(false);
+  afterFinished();
 }
 
-void Dispatcher::afterFinished(bool lastActOfItsJob) {
+void Dispatcher::afterFinished() {
   std::function<void()> idleCallback;
   {
     std::lock_guard lock(mutex_);
     idleCallback = idleCallback_;
   }
-  bool isRunning = promoteAndExecute(lastActOfItsJob);
+  bool isRunning = promoteAndExecute();
   if (!isRunning && idleCallback) idleCallback();
 }
 

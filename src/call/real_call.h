@@ -3,7 +3,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <map>
@@ -14,6 +13,7 @@
 #include <typeindex>
 #include <vector>
 
+#include "concurrent/condition.h"
 #include "concurrent/mutex.h"
 #include "concurrent/task_queue.h"
 #include "concurrent/thread_annotations.h"
@@ -249,7 +249,7 @@ class RealCall final : public Call,
   // and for cancel() to wake.
   std::shared_ptr<ConnectionPool> poolOverride_ TERN_GUARDED_BY(mutex_);
   // Notified (under mutex_) when the call is canceled, for sleepUnlessCanceled().
-  std::condition_variable canceledCondition_;
+  Condition canceledCondition_;
 };
 
 }  // namespace tern::internal

@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "concurrent/condition.h"
+#include "concurrent/fiber.h"
 #include "concurrent/mutex.h"
 #include "concurrent/task_queue.h"
 #include "concurrent/task_runner.h"
@@ -22,7 +25,7 @@ class SystemRaceClock final : public RaceClock {
   std::chrono::nanoseconds now() override {
     return std::chrono::steady_clock::now().time_since_epoch();
   }
-  void waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
+  void waitUntil(std::unique_lock<std::mutex>& lock, Condition& changed,
                  std::chrono::nanoseconds deadline) override {
     changed.wait_until(
         lock, std::chrono::steady_clock::time_point(
@@ -48,13 +51,37 @@ FastFallbackFinder::FastFallbackFinder(RoutePlanner& planner, TaskRunner& taskRu
 namespace {
 
 // A launched plan, and for a race the queue its TCP connect runs on.
+// A connect running on a fiber of its own, beside the call's: its end, for the call to wait on.
+struct FiberConnect {
+  std::mutex mutex;
+  Condition ended;
+  bool done = false;  // Guarded by mutex.
+
+  void end() {
+    std::lock_guard lock(mutex);
+    done = true;
+    ended.notify_all();
+  }
+  void join() {
+    std::unique_lock lock(mutex);
+    ended.wait(lock, [this] { return done; });
+  }
+};
+
 struct Attempt {
   explicit Attempt(RoutePlanner::PlanPtr plan) : plan(std::move(plan)) {}
-  ~Attempt() { queue.reset(); }  // Waits for a TCP connect still running (canceled first).
+  ~Attempt() { join(); }
+
+  // Waits for a TCP connect still running (canceled first).
+  void join() {
+    queue.reset();
+    if (fiber) fiber->join();
+  }
 
   RoutePlanner::PlanPtr plan;
-  std::unique_ptr<TaskQueue> queue;  // Null: connected on the call's thread.
-  std::exception_ptr tcpFailure;     // Set by the connect, before the attempt is finished.
+  std::unique_ptr<TaskQueue> queue;     // Null: connected on the call's thread or a fiber.
+  std::shared_ptr<FiberConnect> fiber;  // Set when the connect runs on a fiber.
+  std::exception_ptr tcpFailure;        // Set by the connect, before the attempt is finished.
 };
 
 }  // namespace
@@ -65,7 +92,7 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
 
   struct Race {
     Mutex mutex;
-    std::condition_variable changed;  // An attempt finished, or race plans may have come.
+    Condition changed;  // An attempt finished, or race plans may have come.
     std::deque<Attempt*> finished TERN_GUARDED_BY(mutex);
   };
   // Shared with the planner's listener, which may be called late (a DNS answer after the race).
@@ -86,6 +113,22 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
     raw->plan->launched();
     inFlight.push_back(std::move(attempt));
     nextLaunch = clock_.now() + connectDelay_;
+    if (racing_ && Fiber::parkable() != nullptr) {
+      // An enqueued call on the fiber engine: the connect is a fiber beside it, which parks
+      // while the socket connects, rather than a TaskRunner thread per attempt.
+      auto connect = std::make_shared<FiberConnect>();
+      try {
+        Fiber::parkable()->scheduler().spawn([raw, finish, connect] {
+          raw->tcpFailure = raw->plan->connectTcp();
+          finish(raw);
+          connect->end();
+        });
+        raw->fiber = std::move(connect);
+        return;
+      } catch (...) {
+        // No fiber could start (the dispatcher is shutting down): a TaskRunner thread, below.
+      }
+    }
     if (racing_) {
       try {
         raw->queue = taskRunner_.newQueue("tern connect");
@@ -106,7 +149,7 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
                            [attempt](const auto& a) { return a.get() == attempt; });
     std::unique_ptr<Attempt> removed = std::move(*it);
     inFlight.erase(it);
-    removed->queue.reset();
+    removed->join();
     return removed;
   };
   auto fail = [&](std::unique_ptr<Attempt> attempt, std::exception_ptr e) {

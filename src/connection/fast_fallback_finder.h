@@ -2,10 +2,10 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 
+#include "concurrent/condition.h"
 #include "connection/route_planner.h"
 
 namespace tern::internal {
@@ -22,7 +22,7 @@ class RaceClock {
 
   // Waits on `changed` (holding `lock`) until notified or until now() reaches `deadline`; waking
   // early is fine.
-  virtual void waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
+  virtual void waitUntil(std::unique_lock<std::mutex>& lock, Condition& changed,
                          std::chrono::nanoseconds deadline) = 0;
 
   // steady_clock.

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "concurrent/fiber.h"
 #include "connection/address_access.h"
 #include "connection/address_connect_settings.h"
 #include "connection/connection_user.h"
@@ -220,6 +221,7 @@ bool RealConnectionPool::reserveNewConnection(const Address& address, Connection
         }
       }
       if (!idle) {
+        BlockingScope blocking;
         placeFreed_.wait(lock.native());
         break;
       }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "concurrent/condition.h"
 #include "concurrent/mutex.h"
 #include "concurrent/task_queue.h"
 #include "concurrent/task_runner.h"
@@ -202,14 +203,17 @@ class RealConnectionPool {
   bool closing_ TERN_GUARDED_BY(mutex_) = false;
   std::vector<std::shared_ptr<RealConnection>> connections_ TERN_GUARDED_BY(mutex_);
   std::vector<Address> connecting_ TERN_GUARDED_BY(mutex_);  // See beginConnect().
-  std::condition_variable connectEnded_;                     // Waited on with mutex_.
+  Condition connectEnded_;                                   // Waited on with mutex_.
   // Connection limits (zero: none), and the places reserved for connections being made, per
   // host and in all. See reserveNewConnection().
   int maxConnections_ TERN_GUARDED_BY(mutex_) = 0;
   int maxConnectionsPerHost_ TERN_GUARDED_BY(mutex_) = 0;
   std::map<std::string, int> reservedPerHost_ TERN_GUARDED_BY(mutex_);
   int reserved_ TERN_GUARDED_BY(mutex_) = 0;
-  std::condition_variable placeFreed_;  // Waited on with mutex_.
+  // Waited on with mutex_, and woken with notify_all(): every waiter looks again. Not a
+  // Condition: a fiber waiting here holds its carrier (BlockingScope), since a thousand parked
+  // fibers woken for each freed place cost more than the threads (docs/calls.md).
+  std::condition_variable placeFreed_;
   // Address policies, and the warming attempts running now (each on its policy's queue).
   std::vector<std::unique_ptr<Policy>> policies_ TERN_GUARDED_BY(mutex_);
   struct Warming {

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 #include <stdexcept>
 #include <utility>
 
+#include "concurrent/condition.h"
 #include "connection/connection_user.h"
 #include "tern/exceptions.h"
 #include "tern/inet_address.h"
@@ -33,7 +33,7 @@ void RouteSelector::Selection::add(std::vector<Route> routes) {
 // thread to take.
 struct RouteSelector::PendingLookup final : Dns::Callback {
   std::mutex mutex;
-  std::condition_variable changed;
+  Condition changed;
   std::vector<InetAddress> arrived;  // Not taken yet.
   bool complete = false;
   std::exception_ptr failure;

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "concurrent/adaptive_mutex.h"
+#include "concurrent/condition.h"
 #include "concurrent/task_queue.h"
 #include "concurrent/task_runner.h"
 #include "concurrent/thread_annotations.h"
@@ -187,7 +187,7 @@ class Http2Connection {
   bool deferWakeups_ TERN_GUARDED_BY(mutex_) = false;
   std::vector<std::shared_ptr<Http2Stream>> wakeups_ TERN_GUARDED_BY(mutex_);
   bool writing_ TERN_GUARDED_BY(mutex_) = false;        // A thread is writing the session's output.
-  std::condition_variable writerIdle_;                  // Notified when writing_ becomes false.
+  Condition writerIdle_;                                // Notified when writing_ becomes false.
   bool shutdown_ TERN_GUARDED_BY(mutex_) = false;       // No new streams.
   bool closed_ TERN_GUARDED_BY(mutex_) = false;         // close() ran.
   std::exception_ptr failure_ TERN_GUARDED_BY(mutex_);  // Why the connection failed, or null.
@@ -205,7 +205,7 @@ class Http2Connection {
   int maxConcurrentStreams_ TERN_GUARDED_BY(mutex_) = INT32_MAX;
   bool peerSettingsReceived_ TERN_GUARDED_BY(mutex_) = false;  // Its first SETTINGS came.
   bool peerExtendedConnect_ TERN_GUARDED_BY(mutex_) = false;   // SETTINGS_ENABLE_CONNECT_PROTOCOL.
-  std::condition_variable peerSettingsChanged_;                // Notified by SETTINGS and failure.
+  Condition peerSettingsChanged_;                              // Notified by SETTINGS and failure.
   // Events for the listener, delivered by deliverEvents().
   bool settingsChanged_ TERN_GUARDED_BY(mutex_) = false;
   bool shutdownToReport_ TERN_GUARDED_BY(mutex_) = false;
@@ -217,7 +217,7 @@ class Http2Connection {
   std::chrono::steady_clock::time_point degradedPongDeadline_ TERN_GUARDED_BY(mutex_);
   int64_t awaitPingsSent_ TERN_GUARDED_BY(mutex_) = 0;
   int64_t awaitPongsReceived_ TERN_GUARDED_BY(mutex_) = 0;
-  std::condition_variable pongReceived_;
+  Condition pongReceived_;
 };
 
 }  // namespace tern::internal

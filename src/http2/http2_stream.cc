@@ -66,7 +66,13 @@ void Http2Stream::closeLater(ErrorCode code) {
 
 void Http2Stream::waitLocked(MutexLock& lock, Timeout& timeout) {
   try {
-    timeout.waitUntilNotified(changed_, lock.native());
+    // On a fiber (an enqueued call) this parks, holding no thread (concurrent/condition.h).
+    const std::optional<Timeout::Clock::time_point> until = timeout.waitDeadline();
+    if (!until) {
+      changed_.wait(lock.native());
+    } else if (changed_.wait_until(lock.native(), *until) == std::cv_status::timeout) {
+      throw SocketTimeoutException("timeout");
+    }
   } catch (const SocketTimeoutException&) {
     // As OkHttp: the stream is abandoned (RST_STREAM CANCEL), and the connection pings itself,
     // since a silent peer (no data, or no WINDOW_UPDATE for a writer) may mean a dead connection.

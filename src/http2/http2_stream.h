@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "concurrent/adaptive_mutex.h"
+#include "concurrent/condition.h"
 #include "concurrent/thread_annotations.h"
 #include "http2/error_code.h"
 #include "tern/buffer.h"
@@ -150,7 +151,7 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
   Http2Connection& connection_;
   AdaptiveMutex& mutex_;  // connection_.mutex_.
   const int32_t id_;
-  std::condition_variable changed_;                     // Notified whenever anything below changes.
+  Condition changed_;                                   // Notified whenever anything below changes.
   bool wakeupPending_ TERN_GUARDED_BY(mutex_) = false;  // In the connection's wakeups_.
 
   // Guarded by the connection's mutex.

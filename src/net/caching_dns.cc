@@ -2,7 +2,6 @@
 #include "tern/caching_dns.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <exception>
 #include <list>
 #include <optional>
@@ -10,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "concurrent/condition.h"
 #include "concurrent/mutex.h"
 #include "concurrent/thread_annotations.h"
 #include "tern/exceptions.h"
@@ -61,7 +61,7 @@ struct CachingDns::State {
     bool done = false;
     Outcome outcome;                                 // Once done.
     std::vector<std::shared_ptr<Callback>> joiners;  // Asynchronous callers waiting for it.
-    std::condition_variable finished;
+    internal::Condition finished;
   };
 
   struct Entry {

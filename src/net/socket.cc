@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "concurrent/fiber.h"
+#include "concurrent/fiber_reactor.h"
 #include "net/error_message.h"
 #include "net/socket_address.h"
 #include "tern/buffer.h"
@@ -341,7 +343,16 @@ void Socket::await(Operation operation, std::optional<Timeout::Clock::time_point
       throw timeoutException(operationName(operation), timeout,
                              remote_ ? remote_->describe() : std::string("?"));
     }
-    const int ready = ::poll(fds, 2, Timeout::pollTimeoutMillis(until, now));
+    // On a fiber (an enqueued call) the reactor's epoll watches instead, and no thread waits.
+    // Then a poll() that does not wait says what the wake-up was.
+    int ready;
+    if (Fiber::parkable() != nullptr &&
+        FiberReactor::instance().awaitFd(fd_, events, wakeup_.fd(), until)) {
+      ready = ::poll(fds, 2, 0);
+    } else {
+      BlockingScope blocking;  // A fiber that cannot park holds its carrier: another may run.
+      ready = ::poll(fds, 2, Timeout::pollTimeoutMillis(until, now));
+    }
     if (ready < 0) {
       if (errno == EINTR) {
         continue;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "concurrent/fiber.h"
 #include "net/socket_bio.h"
 #include "tern/buffer.h"
 #include "tern/exceptions.h"
@@ -160,9 +161,17 @@ void TlsSocket::TlsSink::write(Buffer& source, int64_t byteCount) {
     // straight from the first segment when it holds all of it, else gathered from the segments
     // into this thread's staging area (one per thread rather than 16 KiB per connection).
     const size_t recordSize = std::min(kMaxRecordSize, static_cast<size_t>(byteCount));
+    std::unique_ptr<std::byte[]> fiberStaging;  // Outlives the write of `record`.
     const std::byte* record = source.readableSegment(0).data();
     if (source.readableSegment(0).size() < recordSize) {
-      thread_local std::byte staging[kMaxRecordSize];
+      // A fiber may park in the write below and resume on another thread, where another
+      // fiber may have used the thread's area meanwhile: it gathers into a buffer of its own.
+      thread_local std::byte threadStaging[kMaxRecordSize];
+      std::byte* staging = threadStaging;
+      if (Fiber::parkable() != nullptr) {
+        fiberStaging = std::make_unique<std::byte[]>(kMaxRecordSize);
+        staging = fiberStaging.get();
+      }
       size_t gathered = 0;
       for (size_t i = 0; i < source.segmentCount() && gathered < recordSize; ++i) {
         std::span<const std::byte> segment = source.readableSegment(i);

@@ -9,7 +9,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <future>
@@ -20,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "concurrent/condition.h"
 #include "concurrent/task_runner.h"
 #include "connection/route_planner.h"
 #include "tern/exceptions.h"
@@ -40,7 +40,7 @@ class FakeRaceClock final : public RaceClock {
     return now_;
   }
 
-  void waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
+  void waitUntil(std::unique_lock<std::mutex>& lock, Condition& changed,
                  nanoseconds deadline) override {
     {
       std::lock_guard clockLock(mutex_);
@@ -77,10 +77,10 @@ class FakeRaceClock final : public RaceClock {
  private:
   struct Waiter {
     std::mutex* mutex = nullptr;
-    std::condition_variable* changed = nullptr;
+    Condition* changed = nullptr;
   };
   std::mutex mutex_;
-  std::condition_variable waitsChanged_;
+  Condition waitsChanged_;
   nanoseconds now_{0};
   Waiter waiter_;
   int waits_ = 0;
@@ -150,7 +150,7 @@ class FakePlan final : public RoutePlanner::Plan {
   const std::string name_;
   const Tcp tcp_;
   std::mutex mutex_;
-  std::condition_variable canceledChanged_;
+  Condition canceledChanged_;
   bool canceled_ = false;
 };
 

@@ -82,9 +82,10 @@ RecordedResponse RecordingCallback::await(const std::string& url) {
   }
 }
 
-std::vector<RecordedResponse> RecordingCallback::awaitCount(size_t count) {
+std::vector<RecordedResponse> RecordingCallback::awaitCount(size_t count,
+                                                            std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  if (!changed_.wait_for(lock, kAwaitTimeout, [&] { return responses_.size() >= count; })) {
+  if (!changed_.wait_for(lock, timeout, [&] { return responses_.size() >= count; })) {
     throw std::runtime_error("Timed out waiting for " + std::to_string(count) + " responses");
   }
   return responses_;

@@ -44,8 +44,9 @@ class RecordingCallback final : public Callback {
   // std::runtime_error if none arrives.
   RecordedResponse await(const std::string& url);
 
-  // Waits until `count` outcomes arrived, at most 10 s.
-  std::vector<RecordedResponse> awaitCount(size_t count);
+  // Waits until `count` outcomes arrived, at most `timeout`.
+  std::vector<RecordedResponse> awaitCount(
+      size_t count, std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
  private:
   std::mutex mutex_;

@@ -91,7 +91,7 @@ TEST_F(Http2ToolTest, ParallelTransfersMultiplexOnOneConnection) {
   for (std::string line; std::getline(lines, line);) {
     // Each transfer's output is whole: "[/N]" then its -w text.
     size_t close = line.find(']');
-    ASSERT_NE(close, std::string::npos) << line;
+    ASSERT_NE(close, std::string::npos) << line << "\nall:\n" << run.out;
     bodies.insert(line.substr(0, close + 1));
     connects += std::stoi(line.substr(close + 1));
   }
