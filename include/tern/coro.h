@@ -333,7 +333,8 @@ struct BytesOperation {
 // block) and resumes with its result, or rethrows what it threw (IOException: the call was
 // canceled, the peer broke off, a read timed out). When ready (the bytes are in memory) the
 // operation runs in await_resume, on the awaiting thread, without suspending; otherwise on a
-// "tern Async Body" thread (detail::runBlocking), and the coroutine resumes there or through the
+// fiber of the "tern Async Body" threads (detail::runBlocking: a read waiting on the network
+// holds none of them), and the coroutine resumes on one of them or through the
 // executor (or, without one, goes on on the awaiting thread if the read was over before the
 // coroutine had finished suspending). Awaited once; move-only. Destroying the coroutine while
 // the read runs blocks until it returns (see the top of this file).

@@ -7,10 +7,12 @@ namespace tern::internal {
 
 // Runs `job`, which may block (a body read waiting on the network), off the calling thread: the
 // one place the coroutine API (tern/coro.h's readAsync, stringAsync, bytesAsync) hands blocking
-// work to, so the engine behind it can change without touching the API. Today a cached pool of
-// threads named "tern Async Body", shared by the process: a blocked job holds a thread, jobs
-// never queue behind each other. Returns at once; `job` runs once, and must catch its own
-// failures. Thread-safe. Throws std::logic_error after the pool was shut down (at exit).
+// work to. Each job runs on a fiber (concurrent/fiber.h) carried by a pool of threads named
+// "tern Async Body", shared by the process: a read waiting on an HTTP/2 stream or a socket parks
+// and holds no thread; any other wait holds one, and the scheduler lends another meanwhile.
+// Returns at once; `job` runs once, and must catch its own failures; code it runs for the user
+// (a coroutine it resumes) must be pinned (Fiber::Pin). Thread-safe. Throws std::logic_error
+// after the pool was shut down (at exit).
 void runBlocking(std::function<void()> job);
 
 }  // namespace tern::internal

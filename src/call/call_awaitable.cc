@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "call/real_call.h"
+#include "concurrent/fiber.h"
 #include "concurrent/mutex.h"
 #include "concurrent/thread_annotations.h"
 #include "tern/call.h"
@@ -50,6 +51,7 @@ struct Completion::State : std::enable_shared_from_this<State> {
     phase = Phase::kResumed;
     std::coroutine_handle<> handle = awaiting;
     lock.unlock();
+    internal::Fiber::Pin pin;  // The user's coroutine, if this is a fiber: on one thread.
     handle.resume();
   }
 
@@ -125,6 +127,7 @@ void Completion::complete() noexcept {
     state->phase = State::Phase::kResumed;
     std::coroutine_handle<> handle = state->awaiting;
     lock.unlock();
+    internal::Fiber::Pin pin;  // The user's coroutine, if this is a fiber: on one thread.
     handle.resume();
   }
 }

@@ -24,6 +24,7 @@
 
 #include "call/call_fixture.h"
 #include "call/https_fixture.h"
+#include "support/thread_count.h"
 
 namespace tern::testing {
 namespace {
@@ -689,6 +690,30 @@ TEST_F(CoroHttpsTest, ManyConcurrentCoroutinesOverHttp2) {
     EXPECT_EQ(protocols[i], Protocol::HTTP_2);
   }
   EXPECT_EQ(server.requestCount(), kCount);
+}
+
+TEST_F(CoroHttpsTest, BodyReadsWaitingOnTheNetworkHoldNoThread) {
+  // 50 coroutines each await a body whose second half comes a second after its first: while
+  // they wait, their reads are parked fibers, not a "tern Async Body" thread each. (Counted as
+  // the threads the test added: ctest runs each test in a process of its own.)
+  server.setDispatcher([](const RecordedRequest&) {
+    return MockResponse::Builder().body(std::string(2048, 'x')).throttleBody(1024, 1s).build();
+  });
+  constexpr int kCount = 50;
+  client.dispatcher()->setMaxRequests(kCount);
+  client.dispatcher()->setMaxRequestsPerHost(kCount);
+  const int before = threadsNamed("tern Async Body");
+  std::vector<std::string> bodies(kCount);
+  std::vector<Protocol> protocols(kCount, Protocol::HTTP_1_0);
+  CountDown done(kCount);
+  for (int i = 0; i < kCount; ++i) {
+    fetchInto(client, get("/" + std::to_string(i)), bodies[i], protocols[i], done);
+  }
+  std::this_thread::sleep_for(600ms);  // Every read has its first half and waits for the rest.
+  const int waiting = threadsNamed("tern Async Body") - before;
+  ASSERT_TRUE(done.await(60s));
+  EXPECT_LE(waiting, 8) << "threads for " << kCount << " waiting body reads";
+  for (int i = 0; i < kCount; ++i) EXPECT_EQ(bodies[i], std::string(2048, 'x')) << i;
 }
 
 }  // namespace
