@@ -95,8 +95,6 @@ thread_local const FiberScheduler* thenOf = nullptr;
 
 [[gnu::noinline]] void setCurrentFiber(Fiber* fiber) noexcept { currentFiber = fiber; }
 
-std::atomic<uint64_t> parks{0};
-
 // Stacks are mapped with a guard page below them, and kept for reuse: a few dozen, so a burst of
 // calls does not map and unmap a stack each.
 class StackPool {
@@ -197,8 +195,6 @@ BlockingScope::BlockingScope() noexcept {
 BlockingScope::~BlockingScope() {
   if (scheduler_ != nullptr) scheduler_->blockingEnd();
 }
-
-uint64_t Fiber::parksSoFar() noexcept { return parks.load(std::memory_order_relaxed); }
 
 Fiber::Fiber(std::shared_ptr<FiberScheduler> scheduler, std::function<void()> body,
              std::function<void()> then)
@@ -304,7 +300,6 @@ uint64_t Fiber::prepareToPark() noexcept {
 }
 
 void Fiber::park(std::optional<Clock::time_point> until) {
-  parks.fetch_add(1, std::memory_order_relaxed);
   if (until && *until <= Clock::now()) {
     state_.store((ticket_ << 2) | kRunning, std::memory_order_release);
     return;

@@ -82,9 +82,6 @@ class Fiber : public std::enable_shared_from_this<Fiber> {
   // Per-fiber storage for AsyncCall's innermost call frame (a thread_local on plain threads).
   const void*& callFrameSlot() noexcept { return callFrame_; }
 
-  // Parks, resumes and switches made by fibers so far, process-wide (for tests and benchmarks).
-  static uint64_t parksSoFar() noexcept;
-
  private:
   friend class BlockingScope;
   friend class FiberScheduler;

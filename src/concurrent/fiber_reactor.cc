@@ -92,11 +92,6 @@ void FiberReactor::watchStarvation(std::weak_ptr<FiberScheduler> scheduler) {
   if (first) wakeLocked();
 }
 
-size_t FiberReactor::fdWaits() {
-  std::lock_guard lock(mutex_);
-  return fdWaiters_.size();
-}
-
 bool FiberReactor::awaitFd(int fd, short events, int wakeupFd,
                            std::optional<Clock::time_point> until) {
   Fiber* fiber = Fiber::parkable();

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -38,9 +37,6 @@ class FiberReactor {
 
   // Asks for checkStarved() calls on `scheduler` while it has fibers waiting for a carrier.
   void watchStarvation(std::weak_ptr<FiberScheduler> scheduler);
-
-  // epoll waits registered now (for tests).
-  size_t fdWaits();
 
   ~FiberReactor();
 
