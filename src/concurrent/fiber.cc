@@ -403,7 +403,7 @@ void FiberScheduler::spawn(std::function<void()> body, std::function<void()> the
     } else if (idle_ > 0) {
       here = true;  // A carrier waiting for work takes it.
       workReady_.notify_one();
-    } else if (carriers_ < maxCarriers_ + blocked_) {
+    } else if (carriers_ < carrierLimitLocked()) {
       ++carriers_;
       post = true;
     }
@@ -432,13 +432,21 @@ void FiberScheduler::makeReady(std::shared_ptr<Fiber> fiber) {
       workReady_.notify_one();  // A carrier waiting for work takes it.
       return;
     }
-    if (carriers_ < maxCarriers_ + blocked_) {
+    if (carriers_ < carrierLimitLocked()) {
       ++carriers_;
       post = true;
     }
   }
   // If no carrier could be posted, the reactor's starvation check tries again.
   if (!post || !postCarrier()) FiberReactor::instance().watchStarvation(weak_from_this());
+}
+
+int FiberScheduler::carrierLimitLocked() const {
+  // Each carrier in a BlockingScope is made up for at once, up to maxCarriers_ of them. Past
+  // that, many fibers block at once (thousands of onResponse callbacks each reading a body that
+  // is a moment late): a thread for each would cost far more than the moment, so more carriers
+  // come only from the reactor's starvation check, when every carrier is asleep.
+  return maxCarriers_ + std::min(blocked_, maxCarriers_);
 }
 
 bool FiberScheduler::postCarrier() noexcept {
@@ -458,7 +466,7 @@ void FiberScheduler::blockingBegin() {
   {
     std::lock_guard lock(mutex_);
     ++blocked_;
-    if (!ready_.empty() && carriers_ < maxCarriers_ + blocked_) {
+    if (!ready_.empty() && carriers_ < carrierLimitLocked()) {
       ++carriers_;
       post = true;
     }
@@ -547,7 +555,7 @@ bool FiberScheduler::checkStarved() {
     // taken for stuck. The first look of a watch only notes where the queue stands.
     stalledLooks_ = watched_ && progress_ == progressSeen_ && !running ? stalledLooks_ + 1 : 0;
     const bool stuck = stalledLooks_ >= 2;
-    if (carriers_ < maxCarriers_ + blocked_ || stuck) {
+    if (carriers_ < carrierLimitLocked() || stuck) {
       ++carriers_;  // Beyond the limit if need be: the carriers it has are all stuck.
       post = true;
     }

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "concurrent/fiber.h"
 #include "http/http_method.h"
 #include "http/http_syntax.h"
 #include "http/message_framing.h"
@@ -191,8 +192,18 @@ int64_t Http2ExchangeCodec::reportedContentLength(const Response& response) {
   return contentLength(response.headers());
 }
 
-std::unique_ptr<Source> Http2ExchangeCodec::openResponseBodySource(const Response&) {
-  return std::make_unique<StreamBodySource>(stream());
+std::unique_ptr<Source> Http2ExchangeCodec::openResponseBodySource(const Response& response) {
+  std::shared_ptr<Http2Stream> s = stream();
+  // An enqueued call (on a fiber that may park) hands its response to onResponse, which runs
+  // pinned to its thread: a body read there that must wait holds that thread. The DATA of a small
+  // response and its END_STREAM usually follow its HEADERS within moments, so the call waits for
+  // them here, parked, and onResponse finds the whole body in memory (docs/calls.md, "What costs a
+  // thread"). Bounded: a body that lags longer is read as it comes.
+  if (Fiber::parkable()) {
+    const int64_t length = reportedContentLength(response);
+    if (length > 0 && length <= kAwaitedBodyBytes) s->awaitBodyEnd(kBodyPatience);
+  }
+  return std::make_unique<StreamBodySource>(std::move(s));
 }
 
 bool Http2ExchangeCodec::switchedProtocols(const Response& response) const {

@@ -32,6 +32,14 @@ HeaderBlock Http2Stream::takeHeaders() {
   return result;
 }
 
+void Http2Stream::awaitBodyEnd(std::chrono::steady_clock::duration patience) {
+  const auto until = std::chrono::steady_clock::now() + patience;
+  MutexLock lock(mutex_);
+  while (!finished_ && !failure_ && !sourceClosed_) {
+    if (changed_.wait_until(lock.native(), until) == std::cv_status::timeout) return;
+  }
+}
+
 HeaderBlock Http2Stream::trailers() {
   MutexLock lock(mutex_);
   if (!sourceExhausted_) {

@@ -367,7 +367,10 @@ TEST_F(DispatcherTest, RunningCallsListsEnqueuedCalls) {
 }
 
 TEST_F(DispatcherTest, DefaultExecutorLimitsConcurrencyPerHost) {
-  // Real threads: ten calls to one host never run more than five at once.
+  // Real threads: ten calls to one host never run more than five at once. Each call's
+  // interceptor blocks its thread until five have been in at once (or 5 s went by), so that the
+  // five are reached however slowly the engine adds carriers for blocked ones on a loaded
+  // machine (a fixed 50 ms sleep was not always long enough).
   std::atomic<int> concurrent{0};
   std::atomic<int> maxConcurrent{0};
   auto realDispatcher = std::make_shared<Dispatcher>();
@@ -380,7 +383,11 @@ TEST_F(DispatcherTest, DefaultExecutorLimitsConcurrencyPerHost) {
                  int seen = maxConcurrent.load();
                  while (now > seen && !maxConcurrent.compare_exchange_weak(seen, now)) {
                  }
-                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                 const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+                 while (maxConcurrent.load() < 5 && std::chrono::steady_clock::now() < deadline) {
+                   std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                 }
+                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
                  --concurrent;
                  return chain.proceed(chain.request());
                })
