@@ -1,11 +1,11 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // The fault matrix: every MockWebServer SocketPolicy × every transport (HTTP/1.1, HTTP/1.1 over
-// TLS, h2c, and through proxies: an HTTP proxy, a CONNECT tunnel, SOCKS5) × {sync, async} × {GET,
-// POST with a body}, and the proxies' own faults on their transport. In every cell the call ends
-// (well inside its call timeout) with the right response or an exception whose type and message
-// match the fault; afterwards the pool holds no broken connection, the next call to the same
-// server succeeds, and no file descriptor leaks. (HTTP/2's own faults, stream resets and GOAWAY,
-// are in tests/http2.)
+// TLS, h2c, and through proxies: an HTTP proxy, a CONNECT tunnel, SOCKS5) × {sync, async,
+// coroutine} × {GET, POST with a body}, and the proxies' own faults on their transport. In every
+// cell the call ends (well inside its call timeout) with the right response or an exception whose
+// type and message match the fault; afterwards the pool holds no broken connection, the next call
+// to the same server succeeds, and no file descriptor leaks. (HTTP/2's own faults, stream resets
+// and GOAWAY, are in tests/http2.)
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -20,8 +20,10 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <stop_token>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "support/fd_count.h"
@@ -29,6 +31,7 @@
 #include "support/socks5_relay.h"
 #include "support/tls_certificates.h"
 #include "tern/client.h"
+#include "tern/coro.h"
 #include "tern/dns.h"
 #include "tern/mockwebserver/mock_web_server.h"
 #include "tern/proxy.h"
@@ -289,22 +292,6 @@ struct Outcome {
   std::optional<int> proxyCode;        // It was a ProxyException with this responseCode().
 };
 
-Outcome readResponse(Response response) {
-  Outcome outcome;
-  outcome.code = response.code();
-  try {
-    outcome.body = response.body()->string();
-  } catch (const SocketTimeoutException& e) {
-    outcome.failure = e.what();
-    outcome.timeout = true;
-    outcome.bodyFailed = true;
-  } catch (const IOException& e) {
-    outcome.failure = e.what();
-    outcome.bodyFailed = true;
-  }
-  return outcome;
-}
-
 Outcome failed(const IOException& e) {
   Outcome outcome;
   outcome.failure = e.what();
@@ -313,6 +300,45 @@ Outcome failed(const IOException& e) {
     outcome.proxyCode = proxy->responseCode();
   }
   return outcome;
+}
+
+// The headers came with `code`; reading the body failed with `e`.
+Outcome bodyFailed(int code, const IOException& e) {
+  Outcome outcome = failed(e);
+  outcome.code = code;
+  outcome.bodyFailed = true;
+  return outcome;
+}
+
+Outcome readResponse(Response response) {
+  Outcome outcome;
+  outcome.code = response.code();
+  try {
+    outcome.body = response.body()->string();
+  } catch (const IOException& e) {
+    return bodyFailed(response.code(), e);
+  }
+  return outcome;
+}
+
+// readResponse() and failed() through the coroutine API: the call's IOException comes out of
+// executeAsync() with its dynamic type, the body's out of stringAsync(). (No co_await may sit in a
+// handler, so each failure is caught into a value first.)
+Task<Outcome> awaitOutcome(std::shared_ptr<Call> call, std::stop_token stopToken) {
+  std::optional<Response> response;
+  try {
+    response.emplace(co_await call->executeAsync(std::move(stopToken)));
+  } catch (const IOException& e) {
+    co_return failed(e);
+  }
+  Outcome outcome;
+  outcome.code = response->code();
+  try {
+    outcome.body = co_await stringAsync(*response->body());
+  } catch (const IOException& e) {
+    co_return bodyFailed(response->code(), e);
+  }
+  co_return outcome;
 }
 
 // How the cell talks to the server. Through proxies, HTTP/1.1 each: MockWebServer as an HTTP
@@ -381,9 +407,26 @@ bool appliesTo(const Fault& fault, Transport transport) {
   return !fault.httpsOnly || overTls(transport);
 }
 
-using Cell = std::tuple<Fault, Transport, bool /* async */, bool /* post */>;
+// How the cell makes its call: execute(), enqueue(), or `co_await call->executeAsync()` in a
+// tern::Task (the body read with `co_await stringAsync()`).
+enum class Mode { kSync, kAsync, kCoro };
+constexpr Mode kModes[] = {Mode::kSync, Mode::kAsync, Mode::kCoro};
 
-// Every fault over each transport it applies to, sync and async, GET and POST.
+std::string toString(Mode mode) {
+  switch (mode) {
+    case Mode::kSync:
+      return "Sync";
+    case Mode::kAsync:
+      return "Async";
+    case Mode::kCoro:
+      return "Coro";
+  }
+  return "?";
+}
+
+using Cell = std::tuple<Fault, Transport, Mode, bool /* post */>;
+
+// Every fault over each transport it applies to, in each mode, GET and POST.
 std::vector<Cell> cells() {
   std::vector<Fault> all = faults();
   for (Fault& fault : proxyFaults()) all.push_back(std::move(fault));
@@ -391,9 +434,9 @@ std::vector<Cell> cells() {
   for (const Fault& fault : all) {
     for (Transport transport : kTransports) {
       if (!appliesTo(fault, transport)) continue;
-      for (bool async : {false, true}) {
+      for (Mode mode : kModes) {
         for (bool post : {false, true}) {
-          result.emplace_back(forTransport(fault, transport), transport, async, post);
+          result.emplace_back(forTransport(fault, transport), transport, mode, post);
         }
       }
     }
@@ -436,7 +479,7 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
   const Fault& fault() const { return std::get<0>(GetParam()); }
   Transport transport() const { return std::get<1>(GetParam()); }
   bool https() const { return overTls(transport()); }
-  bool async() const { return std::get<2>(GetParam()); }
+  Mode mode() const { return std::get<2>(GetParam()); }
   bool post() const { return std::get<3>(GetParam()); }
 
   // What a failure may say in this cell.
@@ -458,16 +501,25 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
     return builder.build();
   }
 
-  // Runs the call synchronously or through the dispatcher, and reads its body either way.
+  // Runs the call in the cell's mode, and reads its body in that mode too.
   Outcome run(const Request& request) {
     std::shared_ptr<Call> call = client_->newCall(request);
-    if (!async()) {
-      try {
-        return readResponse(call->execute());
-      } catch (const IOException& e) {
-        return failed(e);
-      }
+    switch (mode()) {
+      case Mode::kSync:
+        try {
+          return readResponse(call->execute());
+        } catch (const IOException& e) {
+          return failed(e);
+        }
+      case Mode::kAsync:
+        return runEnqueued(call);
+      case Mode::kCoro:
+        return runCoroutine(call);
     }
+    return {};
+  }
+
+  static Outcome runEnqueued(const std::shared_ptr<Call>& call) {
     auto promise = std::make_shared<std::promise<Outcome>>();
     std::future<Outcome> future = promise->get_future();
     call->enqueue(
@@ -481,6 +533,24 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
       future.wait();
     }
     return future.get();
+  }
+
+  // syncWait() from the test thread. A coroutine that hangs is stopped by a watchdog: the stop
+  // token cancels the call while executeAsync() is awaited, and cancel() a body read, which the
+  // token does not reach (it cancels only the call's await).
+  static Outcome runCoroutine(const std::shared_ptr<Call>& call) {
+    std::stop_source stop;
+    std::promise<void> ended;
+    std::thread watchdog([&stop, call, ended = ended.get_future()] {
+      if (ended.wait_for(kCallTimeout + 5s) == std::future_status::ready) return;
+      ADD_FAILURE() << "the coroutine never ended";
+      stop.request_stop();
+      call->cancel();
+    });
+    Outcome outcome = syncWait(awaitOutcome(call, stop.get_token()));
+    ended.set_value();
+    watchdog.join();
+    return outcome;
   }
 
   // What reached the server took the transport's way: through an HTTP proxy every request in
@@ -590,26 +660,27 @@ TEST_P(FaultMatrixTest, CallEndsAsTheFaultDictatesAndTheNextCallSucceeds) {
 
 std::string cellName(const ::testing::TestParamInfo<Cell>& info) {
   return std::get<0>(info.param).name + toString(std::get<1>(info.param)) +
-         (std::get<2>(info.param) ? "Async" : "Sync") + (std::get<3>(info.param) ? "Post" : "Get");
+         toString(std::get<2>(info.param)) + (std::get<3>(info.param) ? "Post" : "Get");
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, FaultMatrixTest, ::testing::ValuesIn(cells()), cellName);
 
 // The matrix's size, printed so docs/reliability.md quotes the real count
 // (`tern_faults_tests --gtest_filter=FaultMatrixSize.*`), and checked against its shape: every
-// fault × 6 transports × sync/async × GET/POST, except the TLS-only faults on the 2 TLS
+// fault × 6 transports × sync/async/coroutine × GET/POST, except the TLS-only faults on the 2 TLS
 // transports and each proxy's own faults on its transport alone.
-TEST(FaultMatrixSize, EveryFaultOnEveryTransportSyncAndAsyncGetAndPost) {
+TEST(FaultMatrixSize, EveryFaultOnEveryTransportInEveryModeGetAndPost) {
   size_t tlsOnly = 0;
   for (const Fault& fault : faults()) tlsOnly += fault.httpsOnly ? 1 : 0;
   const size_t proxyOnly = proxyFaults().size();
   const size_t expected =
-      ((faults().size() - tlsOnly) * std::size(kTransports) + tlsOnly * 2 + proxyOnly) * 2 * 2;
+      ((faults().size() - tlsOnly) * std::size(kTransports) + tlsOnly * 2 + proxyOnly) * 3 * 2;
   EXPECT_EQ(cells().size(), expected);
   std::printf(
       "fault matrix: %zu faults (%zu over TLS only) on %zu transports, %zu proxy faults, "
-      "%zu cells\n",
-      faults().size(), tlsOnly, std::size(kTransports), proxyOnly, cells().size());
+      "%zu modes, %zu cells\n",
+      faults().size(), tlsOnly, std::size(kTransports), proxyOnly, std::size(kModes),
+      cells().size());
 }
 
 }  // namespace

@@ -18,4 +18,18 @@ inline constexpr bool kSanitizedAllocator = false;
 inline constexpr bool kSanitizedAllocator = false;
 #endif
 
+// True in a TSan build. TSan tracks a bounded number of threads at once (about 8k, fibers
+// included), so tests that start thousands of threads or fibers scale down there.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool kThreadSanitizer = true;
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+
 }  // namespace tern::testing
