@@ -442,11 +442,11 @@ void FiberScheduler::makeReady(std::shared_ptr<Fiber> fiber) {
 }
 
 int FiberScheduler::carrierLimitLocked() const {
-  // Each carrier in a BlockingScope is made up for at once, up to maxCarriers_ of them. Past
+  // Each carrier in a BlockingScope is made up for at once, up to maxCarriers_ of them: past
   // that, many fibers block at once (thousands of onResponse callbacks each reading a body that
-  // is a moment late): a thread for each would cost far more than the moment, so more carriers
-  // come only from the reactor's starvation check, when every carrier is asleep.
-  return maxCarriers_ + std::min(blocked_, maxCarriers_);
+  // is a moment late), and a thread for each would cost far more than the moment. But never
+  // leave every carrier blocked while fibers are ready: one more may then always run.
+  return std::max(maxCarriers_ + std::min(blocked_, maxCarriers_), blocked_ + 1);
 }
 
 bool FiberScheduler::postCarrier() noexcept {

@@ -117,9 +117,9 @@ class Fiber : public std::enable_shared_from_this<Fiber> {
 
 // Wraps a wait that blocks a carrier thread (a pinned fiber's, or one that cannot park): while
 // it lasts the fiber's scheduler may run one more carrier, so the fibers ready meanwhile do not
-// wait for it, as Java's ForkJoinPool.managedBlock (at once for as many blocked carriers as the
-// scheduler has; beyond that, when the starvation check sees every carrier asleep). On a plain
-// thread it does nothing.
+// wait for it, as Java's ForkJoinPool.managedBlock (for as many blocked carriers as the
+// scheduler has; beyond that, only while every carrier is blocked). On a plain thread it does
+// nothing.
 class BlockingScope {
  public:
   BlockingScope() noexcept;

@@ -1,6 +1,8 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "http2/http2_connection.h"
 
+#include <pthread.h>
+
 #include <nghttp2/nghttp2.h>
 #include <cassert>
 
@@ -537,6 +539,8 @@ void Http2Connection::flushLater() {
 }
 
 void Http2Connection::readerLoop() {
+  // Named, or it would carry its maker's name (a "tern Dispatcher" carrier's, say).
+  ::pthread_setname_np(::pthread_self(), "tern H2 Reader");
   Buffer buffer;
   try {
     while (true) {
@@ -548,6 +552,7 @@ void Http2Connection::readerLoop() {
       {
         MutexLock lock(mutex_);
         if (!session_ || failure_) return;
+        lastReceivedAt_ = std::chrono::steady_clock::now();
         deferWakeups_ = true;
         try {
           while (buffer.size() > 0) {

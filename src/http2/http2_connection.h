@@ -186,6 +186,8 @@ class Http2Connection {
   // lock would only block on it again (two more context switches per response).
   bool deferWakeups_ TERN_GUARDED_BY(mutex_) = false;
   std::vector<std::shared_ptr<Http2Stream>> wakeups_ TERN_GUARDED_BY(mutex_);
+  // When the reader last fed nghttp2 bytes from the peer (Http2Stream::awaitBodyEnd).
+  std::chrono::steady_clock::time_point lastReceivedAt_ TERN_GUARDED_BY(mutex_){};
   bool writing_ TERN_GUARDED_BY(mutex_) = false;        // A thread is writing the session's output.
   Condition writerIdle_;                                // Notified when writing_ becomes false.
   bool shutdown_ TERN_GUARDED_BY(mutex_) = false;       // No new streams.

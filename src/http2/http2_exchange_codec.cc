@@ -198,10 +198,11 @@ std::unique_ptr<Source> Http2ExchangeCodec::openResponseBodySource(const Respons
   // pinned to its thread: a body read there that must wait holds that thread. The DATA of a small
   // response and its END_STREAM usually follow its HEADERS within moments, so the call waits for
   // them here, parked, and onResponse finds the whole body in memory (docs/calls.md, "What costs a
-  // thread"). Bounded: a body that lags longer is read as it comes.
+  // thread"). Bounded: a body that lags (the connection quiet for kBodyPatience, or
+  // kBodyWaitLimit in all) is read as it comes.
   if (Fiber::parkable()) {
     const int64_t length = reportedContentLength(response);
-    if (length > 0 && length <= kAwaitedBodyBytes) s->awaitBodyEnd(kBodyPatience);
+    if (length > 0 && length <= kAwaitedBodyBytes) s->awaitBodyEnd(kBodyPatience, kBodyWaitLimit);
   }
   return std::make_unique<StreamBodySource>(std::move(s));
 }

@@ -70,11 +70,12 @@ class Http2ExchangeCodec final : public ExchangeCodec {
   };
   static StatusAndHeaders readHttp2HeadersList(const HeaderBlock& block);
 
-  // On a fiber that may park, openResponseBodySource() waits up to kBodyPatience for a body of
-  // at most kAwaitedBodyBytes (by its Content-Length) to arrive whole (END_STREAM) before it
-  // returns.
+  // On a fiber that may park, openResponseBodySource() waits for a body of at most
+  // kAwaitedBodyBytes (by its Content-Length) to arrive whole (END_STREAM) before it returns:
+  // while the connection received something within kBodyPatience, and kBodyWaitLimit at most.
   static constexpr int64_t kAwaitedBodyBytes = 64 * 1024;
   static constexpr std::chrono::milliseconds kBodyPatience{100};
+  static constexpr std::chrono::milliseconds kBodyWaitLimit{1000};
 
  private:
   std::shared_ptr<Http2Stream> stream() const;  // Throws std::logic_error before the headers.

@@ -32,11 +32,20 @@ HeaderBlock Http2Stream::takeHeaders() {
   return result;
 }
 
-void Http2Stream::awaitBodyEnd(std::chrono::steady_clock::duration patience) {
-  const auto until = std::chrono::steady_clock::now() + patience;
+void Http2Stream::awaitBodyEnd(std::chrono::steady_clock::duration quiet,
+                               std::chrono::steady_clock::duration longest) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto limit = start + longest;
+  auto until = std::min(start + quiet, limit);
   MutexLock lock(mutex_);
   while (!finished_ && !failure_ && !sourceClosed_) {
-    if (changed_.wait_until(lock.native(), until) == std::cv_status::timeout) return;
+    if (changed_.wait_until(lock.native(), until) != std::cv_status::timeout) continue;
+    // A burst of responses (an nghttp2 server sends every stream's HEADERS before any DATA) can
+    // put this body far behind its headers: wait on while the connection is still receiving.
+    connection_.assertLockIs(mutex_);
+    const auto next = std::min(connection_.lastReceivedAt_ + quiet, limit);
+    if (next <= until) return;
+    until = next;
   }
 }
 

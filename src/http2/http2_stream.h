@@ -66,10 +66,13 @@ class Http2Stream : public std::enable_shared_from_this<Http2Stream> {
   // readTimeout() as takeHeaders() does. Closing it before the end resets the stream (CANCEL).
   Source& source() noexcept { return source_; }
 
-  // Waits, up to `patience`, until the response body has ended (END_STREAM) or failed, without
-  // taking any of it: so that a caller about to hand a small response to code that reads it can
-  // let that read find the whole body in memory. On a fiber this parks. Never throws.
-  void awaitBodyEnd(std::chrono::steady_clock::duration patience);
+  // Waits until the response body has ended (END_STREAM) or failed, without taking any of it:
+  // so that a caller about to hand a small response to code that reads it can let that read find
+  // the whole body in memory. Gives up once the connection has received nothing for `quiet`
+  // (the body is late, not queued behind other streams' frames), or after `longest` in all. On
+  // a fiber this parks. Never throws.
+  void awaitBodyEnd(std::chrono::steady_clock::duration quiet,
+                    std::chrono::steady_clock::duration longest);
 
   // The request body: bytes go out as DATA frames as the peer's flow-control windows allow;
   // close() ends the stream (END_STREAM). write() and flush() wait on writeTimeout() for room.

@@ -235,8 +235,9 @@ TEST_F(AsyncEngineHttpsTest, ASmallBodyThatLagsItsHeadersIsInMemoryWhenOnRespons
 }
 
 TEST_F(AsyncEngineHttpsTest, OnResponseIsNotHeldBackLongByABodyThatLags) {
-  // The wait for a small body is short (Http2ExchangeCodec::kBodyPatience): a response whose
-  // body comes much later still reaches onResponse with its headers, as OkHttp's does.
+  // The wait for a small body ends once the connection has been quiet for a moment
+  // (Http2ExchangeCodec::kBodyPatience): a response whose body comes much later still reaches
+  // onResponse with its headers, as OkHttp's does.
   server.enqueue(MockResponse::Builder().body("much later").bodyDelay(3s).build());
   const auto start = std::chrono::steady_clock::now();
   std::promise<std::chrono::steady_clock::duration> headersSeen;

@@ -45,9 +45,8 @@ constexpr int kCalls = kThreadSanitizer ? 2'000 : 10'000;
 constexpr char kPoolThread[] = "tern Dispatcher";
 
 // The threads named "tern Dispatcher" while every call waits, a thread per call being kCalls.
-// They are the Dispatcher's carriers (max(2, cores)), the pool threads that carriers left idle
-// when they gave their thread back, and the connection's HTTP/2 reader (an unnamed std::thread,
-// which inherits the name of the carrier that connected). Mostly 3 to 8 on a 2-core machine,
+// They are the Dispatcher's carriers (max(2, cores)) and the pool threads that carriers left
+// idle when they gave their thread back. Mostly 3 to 8 on a 2-core machine,
 // within issue 18's 4 + cores. But the FiberReactor adds a carrier whenever every carrier has
 // slept through two starvation checks (5 ms apart) without progress, and while 10,000 calls
 // start, the carriers sleep on the Http2Connection's mutex (newStream(), isHealthy()) whenever
