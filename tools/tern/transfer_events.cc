@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "transfer_events.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -454,8 +455,12 @@ std::shared_ptr<EventListener> TransferEvents::create(Call& call) {
   }
   auto listener = std::make_shared<TransferEventListener>(*this, std::move(trace));
   std::lock_guard lock(mutex_);
-  if (!keepTraces_)
+  // Without keepTraces the listeners of calls that ended go, a sweep each time the map doubled:
+  // sweeping at every call cost a walk of every call still queued (-Z makes them all at once).
+  if (!keepTraces_ && listeners_.size() >= 2 * listenersAfterSweep_) {
     std::erase_if(listeners_, [](const auto& entry) { return entry.second.expired(); });
+    listenersAfterSweep_ = std::max<size_t>(listeners_.size(), 32);
+  }
   listeners_[&call] = listener;
   return listener;
 }

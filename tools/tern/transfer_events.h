@@ -78,6 +78,7 @@ class TransferEvents final : public EventListener::Factory {
   std::vector<std::shared_ptr<CallTrace>> traces_;
   // The listener of each call that may still report (with keepTraces; else the latest only).
   std::map<const Call*, std::weak_ptr<TransferEventListener>> listeners_;
+  size_t listenersAfterSweep_ = 32;  // listeners_'s size after its last sweep (see create()).
   size_t callCount_ = 0;
   // Connection numbers by object: a new connection always gets a new number at its
   // connectionAcquired, so an address that a freed connection had is simply renumbered.
