@@ -53,6 +53,16 @@ class BenchClient {
   // response came over the other protocol. Returns the number of body bytes read.
   virtual int64_t getConcurrent(const std::string& url, int count, int concurrency) = 0;
 
+  // What getConcurrent() does, written as a coroutine user would (tern only, tern/coro.h):
+  // `concurrency` coroutines, each awaiting one GET after another (co_await executeAsync(), then
+  // the body's co_await stringAsync()) until `count` are done. Returns the body bytes read.
+  virtual int64_t getConcurrentCoro(const std::string& url, int count, int concurrency) {
+    (void)url;
+    (void)count;
+    (void)concurrency;
+    throw std::runtime_error("getConcurrentCoro: not supported by this client");
+  }
+
   // The first `calls` GETs of a new client to `url`'s server, started at once (each on a thread
   // of its own), with nothing from earlier clients (no connection, TLS session or DNS answer).
   // Returns each call's time to first byte: from its start until its response headers are in.

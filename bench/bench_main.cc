@@ -12,6 +12,14 @@
 //   mux      N GETs, CONCURRENCY at once (HTTP/2 streams on one connection; with --http1.1 a
 //            connection per call in flight, at most --max-per-host) -> seconds, calls_per_s,
 //            bytes_per_s
+//   mux-coro what mux does, through tern's coroutine API (tern only): CONCURRENCY coroutines, each
+//            awaiting one GET after another -> seconds, calls_per_s, bytes_per_s
+//   scale    N GETs all at once (HTTP/2 streams on one connection; with --http1.1 a connection
+//            each), to a server that answers each late (bench/slow_server.js) -> seconds (first
+//            call started to last body read), threads (the process's most at once),
+//            rss_kib_per_call (resident memory's peak over what it was before, per call),
+//            heap_kib_per_call (the same of the live heap: the rest is mostly stacks); a first GET
+//            of the server's root, answered at once, connects before the count starts
 //   ttfb     N times: a new client's first CONCURRENCY calls, started at once (after a first
 //            round not counted) -> ttfb_ms (median over every call), ttfb_min_ms; with --warm
 //            (tern) the new client's pool is warmed for them first (ConnectionPool::setPolicy)
@@ -26,9 +34,11 @@
 // With --cache, tern's client has a Cache in a new temporary directory (removed at exit), and
 // the line also has network_calls= (the cache's networkCount(), every call of the process:
 // what the server should have seen) and cache_hits=.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +50,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "bench_client.h"
@@ -129,6 +140,64 @@ int64_t residentBytes() {
   return residentPages * ::sysconf(_SC_PAGESIZE);
 }
 
+// This process's threads now (/proc/self/status).
+int threadCount() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with("Threads:")) return std::stoi(line.substr(8));
+  }
+  return 0;
+}
+
+// The most threads and resident memory the process had while it lived, looked at every 2 ms by a
+// thread of its own (not counted).
+class PeakSampler {
+ public:
+  PeakSampler()
+      : thread_([this](std::stop_token stop) {
+          while (!stop.stop_requested()) {
+            sample();
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          }
+        }) {}
+  // Stops sampling, after one last look.
+  void stop() {
+    thread_.request_stop();
+    thread_.join();
+    sample();
+  }
+  int threads() const { return threads_ - 1; }  // Without the sampler.
+  int64_t residentBytes() const { return resident_; }
+  int64_t heapBytes() const { return heap_; }  // Live heap blocks (heap_counter.h).
+
+ private:
+  void sample() {
+    threads_ = std::max(threads_.load(), threadCount());
+    resident_ = std::max(resident_.load(), bench::residentBytes());
+    heap_ = std::max(heap_.load(), heapCounts().liveBytes);
+  }
+  std::atomic<int> threads_{0};
+  std::atomic<int64_t> resident_{0};
+  std::atomic<int64_t> heap_{0};
+  std::jthread thread_;
+};
+
+// Lets this process open as many descriptors as it may (a connection each, in scale over HTTP/1.1).
+void raiseDescriptorLimit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+// "scheme://host:port/" of `url`.
+std::string rootOf(const std::string& url) {
+  size_t authority = url.find("://");
+  size_t path = url.find('/', authority == std::string::npos ? 0 : authority + 3);
+  return (path == std::string::npos ? url : url.substr(0, path)) + "/";
+}
+
 int run(const Arguments& args) {
   std::unique_ptr<BenchClient> client;
   if (args.client == "tern") {
@@ -159,6 +228,24 @@ int run(const Arguments& args) {
     auto start = Clock::now();
     int64_t bytes = client->getConcurrent(args.url, args.count, args.concurrency);
     report(Clock::now() - start, bytes);
+  } else if (args.mode == "mux-coro") {
+    auto start = Clock::now();
+    int64_t bytes = client->getConcurrentCoro(args.url, args.count, args.concurrency);
+    report(Clock::now() - start, bytes);
+  } else if (args.mode == "scale") {
+    raiseDescriptorLimit();
+    client->getSequential(rootOf(args.url), 1);  // Connects (and for tern starts its threads).
+    int64_t before = residentBytes();
+    int64_t heapBefore = heapCounts().liveBytes;
+    PeakSampler peaks;
+    auto start = Clock::now();
+    client->getConcurrent(args.url, args.count, args.count);
+    auto elapsed = Clock::now() - start;
+    peaks.stop();
+    std::printf("seconds=%.6f threads=%d rss_kib_per_call=%.2f heap_kib_per_call=%.2f\n",
+                std::chrono::duration<double>(elapsed).count(), peaks.threads(),
+                static_cast<double>(peaks.residentBytes() - before) / 1024.0 / args.count,
+                static_cast<double>(peaks.heapBytes() - heapBefore) / 1024.0 / args.count);
   } else if (args.mode == "ttfb") {
     client->firstCalls(args.url, args.concurrency, args.warm);  // Process-wide lazy set-up.
     std::vector<double> millis;

@@ -5,6 +5,7 @@
 // multi interface with CURLPIPE_MULTIPLEX for concurrent work.
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -113,6 +114,9 @@ class CurlClient final : public BenchClient {
     curl_multi_setopt(multi, CURLMOPT_PIPELINING, h2 ? CURLPIPE_MULTIPLEX : CURLPIPE_NOTHING);
     curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS,
                       h2 ? 1L : static_cast<long>(settings_.maxConnectionsPerHost));
+    // Streams at once on the connection: libcurl's default is 100.
+    curl_multi_setopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS,
+                      static_cast<long>(std::max(concurrency, 100)));
     int slots = std::min(concurrency, count);
     std::vector<Easy> handles;
     std::vector<Transfer> transfers(static_cast<size_t>(slots), Transfer(settings_.keepBodies));

@@ -5,9 +5,12 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <coroutine>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "bench_client.h"
+#include "tern/coro.h"
 #include "tern/tern.h"
 
 namespace tern::bench {
@@ -59,6 +63,29 @@ int64_t consume(Response& response, bool keepBodies) {
   }
   return total;
 }
+
+// A coroutine that starts at once and frees itself at its end: what the coroutine scenario runs
+// its workers as (a program with Asio would co_spawn them instead).
+struct Detached {
+  struct promise_type {
+    Detached get_return_object() const noexcept { return {}; }
+    std::suspend_never initial_suspend() const noexcept { return {}; }
+    std::suspend_never final_suspend() const noexcept { return {}; }
+    void return_void() const noexcept {}
+    void unhandled_exception() const noexcept { std::terminate(); }
+  };
+};
+
+// What the coroutine workers share: the next call's number, and how they ended.
+struct CoroRun {
+  explicit CoroRun(int workers) : running(workers) {}
+  std::atomic<int> next{0};
+  std::mutex mutex;
+  std::condition_variable allDone;
+  int running;          // Guarded by mutex.
+  int64_t total = 0;    // Guarded by mutex.
+  std::string failure;  // Guarded by mutex.
+};
 
 class TernClient final : public BenchClient {
  public:
@@ -169,6 +196,19 @@ class TernClient final : public BenchClient {
     return total;
   }
 
+  int64_t getConcurrentCoro(const std::string& url, int count, int concurrency) override {
+    client_.dispatcher()->setMaxRequests(concurrency);
+    client_.dispatcher()->setMaxRequestsPerHost(concurrency);
+    Request request = Request::Builder().url(url).build();
+    const int workers = std::min(concurrency, count);
+    CoroRun run(workers);
+    for (int i = 0; i < workers; ++i) coroWorker(request, count, run);
+    std::unique_lock lock(run.mutex);
+    run.allDone.wait(lock, [&] { return run.running == 0; });
+    if (!run.failure.empty()) throw std::runtime_error("tern: " + run.failure);
+    return run.total;
+  }
+
   void openIdleConnections(const std::string& url, int count) override {
     Request request = Request::Builder().url(url).build();
     std::vector<Response> inFlight;
@@ -218,6 +258,31 @@ class TernClient final : public BenchClient {
                                         .build());
     }
     return builder.build();
+  }
+
+  // One of getConcurrentCoro()'s coroutines: takes call numbers until `count` are taken. Each
+  // body is read whole (stringAsync: a body already in memory costs no suspension).
+  Detached coroWorker(const Request& request, int count, CoroRun& run) {
+    int64_t bytes = 0;
+    std::string failure;
+    try {
+      const Protocol expected = settings_.http11Only ? Protocol::HTTP_1_1 : Protocol::HTTP_2;
+      while (run.next.fetch_add(1, std::memory_order_relaxed) < count) {
+        Response response = co_await client_.newCall(request)->executeAsync();
+        checkOk(response, request.url().toString());
+        if (response.protocol() != expected) {
+          throw std::runtime_error("expected " + std::string(toString(expected)) + ", got " +
+                                   std::string(toString(response.protocol())));
+        }
+        bytes += static_cast<int64_t>((co_await stringAsync(*response.body())).size());
+      }
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    std::lock_guard lock(run.mutex);
+    run.total += bytes;
+    if (!failure.empty()) run.failure = failure;
+    if (--run.running == 0) run.allDone.notify_all();
   }
 
   // Waits until `pool` holds `count` idle connections: the policy's warming has connected them
