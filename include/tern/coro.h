@@ -18,11 +18,13 @@
 //
 // Threads. Without an executor a coroutine resumes on the thread that completed what it
 // awaited: after executeAsync(), the dispatcher thread delivering the callback (code that runs
-// there holds a dispatcher thread, as a Callback does); after a body read, the "tern Async Body"
-// thread that did the read; if that was over before the coroutine had finished suspending (a
-// call the dispatcher refused, a read that found its bytes), it goes on where it was. With an
-// Executor (tern/call_awaitable.h) it always resumes through it, as `executor(resumeJob)`. Any
-// callable taking a std::function<void()> will do:
+// there holds a dispatcher thread, as a Callback does); after a body read, the thread that did
+// the read: awaited on a dispatcher thread, the read runs on the coroutine's own fiber there
+// (parking, not blocking, while it waits), and the coroutine goes on on a dispatcher thread,
+// maybe another one; elsewhere a "tern Async Body" thread. If what it awaited was over before
+// the coroutine had finished suspending (a call the dispatcher refused), it goes on where it was.
+// With an Executor (tern/call_awaitable.h) it always resumes through it, as `executor(resumeJob)`.
+// Any callable taking a std::function<void()> will do:
 //
 //   Asio:      [ex](std::function<void()> job) { asio::post(ex, std::move(job)); }
 //              (ex: an io_context's executor, or a strand to keep the coroutine serial)
@@ -333,8 +335,9 @@ struct BytesOperation {
 // block) and resumes with its result, or rethrows what it threw (IOException: the call was
 // canceled, the peer broke off, a read timed out). When ready (the bytes are in memory) the
 // operation runs in await_resume, on the awaiting thread, without suspending; otherwise on a
-// fiber of the "tern Async Body" threads (detail::runBlocking: a read waiting on the network
-// holds none of them), and the coroutine resumes on one of them or through the
+// fiber (detail::runBlocking: a read waiting on the network holds no thread): the one the
+// coroutine runs on if it was resumed by an enqueued call (no hand-off), else one of the
+// "tern Async Body" threads; and the coroutine resumes on one of them or through the
 // executor (or, without one, goes on on the awaiting thread if the read was over before the
 // coroutine had finished suspending). Awaited once; move-only. Destroying the coroutine while
 // the read runs blocks until it returns (see the top of this file).

@@ -13,6 +13,15 @@
 namespace tern::internal {
 
 void runBlocking(std::function<void()> job) {
+  // Already on a fiber (a coroutine resumed by an enqueued call's callback): the job runs here,
+  // its waits parking this fiber, and the coroutine goes on without a hand-off to another
+  // thread. The coroutine is suspended in the await that asked for the job, so nothing of the
+  // user's runs here that its pin protects.
+  if (Fiber::current() != nullptr) {
+    Fiber::Unpin unpin;
+    job();
+    return;
+  }
   // Destroyed at exit, after main(): shuts down and joins the threads, so none outlives the
   // program's other static objects. The scheduler goes first, then the pool its carriers run on.
   static ThreadPoolExecutor pool("tern Async Body");

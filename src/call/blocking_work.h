@@ -10,9 +10,11 @@ namespace tern::internal {
 // work to. Each job runs on a fiber (concurrent/fiber.h) carried by a pool of threads named
 // "tern Async Body", shared by the process: a read waiting on an HTTP/2 stream or a socket parks
 // and holds no thread; any other wait holds one, and the scheduler lends another meanwhile.
-// Returns at once; `job` runs once, and must catch its own failures; code it runs for the user
-// (a coroutine it resumes) must be pinned (Fiber::Pin). Thread-safe. Throws std::logic_error
-// after the pool was shut down (at exit).
+// Called on a fiber already (a coroutine resumed by an enqueued call's callback, or by an
+// earlier job), it runs `job` there and then, unpinned (its waits park that fiber), with no
+// hand-off. Otherwise returns at once. `job` runs once, and must catch its own failures; code it
+// runs for the user (a coroutine it resumes) must be pinned (Fiber::Pin). Thread-safe. Throws
+// std::logic_error after the pool was shut down (at exit).
 void runBlocking(std::function<void()> job);
 
 }  // namespace tern::internal

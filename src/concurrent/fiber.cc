@@ -181,6 +181,14 @@ Fiber::Pin::~Pin() {
   if (fiber_ != nullptr) --fiber_->pins_;
 }
 
+Fiber::Unpin::Unpin() noexcept : fiber_(currentFiber) {
+  if (fiber_ != nullptr) pins_ = std::exchange(fiber_->pins_, 0);
+}
+
+Fiber::Unpin::~Unpin() {
+  if (fiber_ != nullptr) fiber_->pins_ = pins_;
+}
+
 BlockingScope::BlockingScope() noexcept {
   Fiber* fiber = currentFiber;
   if (fiber == nullptr) return;

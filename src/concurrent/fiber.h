@@ -65,6 +65,21 @@ class Fiber : public std::enable_shared_from_this<Fiber> {
     Fiber* fiber_;
   };
 
+  // Lifts every Pin of the current fiber (if any) while it lasts: for tern's own code that runs
+  // while the user's pinned code is suspended (a coroutine awaiting a body read), whose waits
+  // may then park. The fiber may be on another carrier thread afterwards.
+  class Unpin {
+   public:
+    Unpin() noexcept;
+    ~Unpin();
+    Unpin(const Unpin&) = delete;
+    Unpin& operator=(const Unpin&) = delete;
+
+   private:
+    Fiber* fiber_;
+    int pins_ = 0;
+  };
+
   // Parks the current fiber until unpark(ticket) or `until`, whichever comes first. A caller
   // registers `ticket` (from prepareToPark()) with its waker before it releases the lock its
   // waker takes, so no wake-up is lost: an unpark() between prepareToPark() and park() makes

@@ -450,7 +450,9 @@ TEST_F(CoroTest, ExecutorAndStopTokenTogether) {
   stopper.join();
 }
 
-TEST_F(CoroTest, ReadAsyncOnANetworkBodyReadsOnAnotherThread) {
+TEST_F(CoroTest, ReadAsyncOnANetworkBodyWaitsOnTheCoroutinesOwnFiber) {
+  // Resumed by executeAsync() on a dispatcher thread, the coroutine is on a fiber there: a read
+  // that must wait runs on that fiber, parked while it waits, with no hand-off to another pool.
   server.enqueue(MockResponse::Builder().body("abcdef").bodyDelay(50ms).build());
   auto task = [](std::shared_ptr<Call> call) -> Task<std::string> {
     Response response = co_await call->executeAsync();
@@ -463,7 +465,27 @@ TEST_F(CoroTest, ReadAsyncOnANetworkBodyReadsOnAnotherThread) {
     }
     co_return sink.readUtf8() + " read on " + thread;
   };
-  EXPECT_EQ(syncWait(task(client.newCall(get()))), "abcdef read on tern Async Body");
+  EXPECT_EQ(syncWait(task(client.newCall(get()))), "abcdef read on tern Dispatcher");
+}
+
+TEST_F(CoroTest, ReadAsyncOffTheDispatcherReadsOnAnotherThread) {
+  // A coroutine on a thread of its own (here an event loop's, through an executor) hands a read
+  // that must wait to the "tern Async Body" threads, and resumes on the one that read.
+  server.enqueue(MockResponse::Builder().body("abcdef").bodyDelay(50ms).build());
+  EventLoop loop;
+  auto task = [](std::shared_ptr<Call> call, Executor executor) -> Task<std::string> {
+    Response response = co_await call->executeAsync(executor);
+    Buffer sink;
+    auto first = readAsync(*response.body(), sink, 3);
+    EXPECT_FALSE(first.await_ready());  // Nothing of the body is buffered yet.
+    EXPECT_EQ(co_await first, 3);
+    std::string thread = threadName();
+    while (co_await readAsync(*response.body(), sink, 3) != -1) {
+    }
+    co_return sink.readUtf8() + " read on " + thread;
+  };
+  EXPECT_EQ(syncWait(task(client.newCall(get()), loop.executor())),
+            "abcdef read on tern Async Body");
 }
 
 TEST_F(CoroTest, BufferedBytesReadWithoutSuspending) {
@@ -582,8 +604,9 @@ TEST_F(CoroTest, LargeStreamedBodyInChunks) {
     std::string body;
     int reads = 0;
     int suspendedReads = 0;
-    // After each read that suspended: on the thread that read, or (a read done before the
-    // coroutine finished suspending) on the one that awaited.
+    // After each read that suspended: on the thread that read (the coroutine's own fiber, on a
+    // dispatcher thread), or (a read done before the coroutine finished suspending) on the one
+    // that awaited.
     bool resumedWhereExpected = true;
   };
   auto task = [](std::shared_ptr<Call> call) -> Task<Result> {
@@ -597,7 +620,7 @@ TEST_F(CoroTest, LargeStreamedBodyInChunks) {
       int64_t n = co_await read;
       if (suspends) {
         ++result.suspendedReads;
-        if (threadName() != "tern Async Body" && std::this_thread::get_id() != awaiting) {
+        if (threadName() != "tern Dispatcher" && std::this_thread::get_id() != awaiting) {
           result.resumedWhereExpected = false;
         }
       }
@@ -694,15 +717,17 @@ TEST_F(CoroHttpsTest, ManyConcurrentCoroutinesOverHttp2) {
 
 TEST_F(CoroHttpsTest, BodyReadsWaitingOnTheNetworkHoldNoThread) {
   // 50 coroutines each await a body whose second half comes a second after its first: while
-  // they wait, their reads are parked fibers, not a "tern Async Body" thread each. (Counted as
-  // the threads the test added: ctest runs each test in a process of its own.)
+  // they wait, their reads are parked fibers (the coroutines' own, on the dispatcher), not a
+  // thread each. (Counted as the threads the test added, of the dispatcher's pool and of the
+  // "tern Async Body" one: ctest runs each test in a process of its own.)
   server.setDispatcher([](const RecordedRequest&) {
     return MockResponse::Builder().body(std::string(2048, 'x')).throttleBody(1024, 1s).build();
   });
   constexpr int kCount = 50;
   client.dispatcher()->setMaxRequests(kCount);
   client.dispatcher()->setMaxRequestsPerHost(kCount);
-  const int before = threadsNamed("tern Async Body");
+  auto threads = [] { return threadsNamed("tern Async Body") + threadsNamed("tern Dispatcher"); };
+  const int before = threads();
   std::vector<std::string> bodies(kCount);
   std::vector<Protocol> protocols(kCount, Protocol::HTTP_1_0);
   CountDown done(kCount);
@@ -710,7 +735,7 @@ TEST_F(CoroHttpsTest, BodyReadsWaitingOnTheNetworkHoldNoThread) {
     fetchInto(client, get("/" + std::to_string(i)), bodies[i], protocols[i], done);
   }
   std::this_thread::sleep_for(600ms);  // Every read has its first half and waits for the rest.
-  const int waiting = threadsNamed("tern Async Body") - before;
+  const int waiting = threads() - before;
   ASSERT_TRUE(done.await(60s));
   EXPECT_LE(waiting, 8) << "threads for " << kCount << " waiting body reads";
   for (int i = 0; i < kCount; ++i) EXPECT_EQ(bodies[i], std::string(2048, 'x')) << i;
