@@ -450,22 +450,25 @@ TEST_F(CoroTest, ExecutorAndStopTokenTogether) {
   stopper.join();
 }
 
+// Awaits `call` (resumed through `executor`, if any), then reads its body 3 bytes at a time;
+// returns the body and the name of the thread the first read that waited resumed on.
+Task<std::string> readInThrees(std::shared_ptr<Call> call, Executor executor) {
+  Response response = co_await call->executeAsync(executor);
+  Buffer sink;
+  auto first = readAsync(*response.body(), sink, 3);
+  EXPECT_FALSE(first.await_ready());  // Nothing of the body is buffered yet.
+  EXPECT_EQ(co_await first, 3);
+  std::string thread = threadName();
+  while (co_await readAsync(*response.body(), sink, 3) != -1) {
+  }
+  co_return sink.readUtf8() + " read on " + thread;
+}
+
 TEST_F(CoroTest, ReadAsyncOnANetworkBodyWaitsOnTheCoroutinesOwnFiber) {
   // Resumed by executeAsync() on a dispatcher thread, the coroutine is on a fiber there: a read
   // that must wait runs on that fiber, parked while it waits, with no hand-off to another pool.
   server.enqueue(MockResponse::Builder().body("abcdef").bodyDelay(50ms).build());
-  auto task = [](std::shared_ptr<Call> call) -> Task<std::string> {
-    Response response = co_await call->executeAsync();
-    Buffer sink;
-    auto first = readAsync(*response.body(), sink, 3);
-    EXPECT_FALSE(first.await_ready());  // Nothing of the body is buffered yet.
-    EXPECT_EQ(co_await first, 3);
-    std::string thread = threadName();
-    while (co_await readAsync(*response.body(), sink, 3) != -1) {
-    }
-    co_return sink.readUtf8() + " read on " + thread;
-  };
-  EXPECT_EQ(syncWait(task(client.newCall(get()))), "abcdef read on tern Dispatcher");
+  EXPECT_EQ(syncWait(readInThrees(client.newCall(get()), {})), "abcdef read on tern Dispatcher");
 }
 
 TEST_F(CoroTest, ReadAsyncOffTheDispatcherReadsOnAnotherThread) {
@@ -473,18 +476,7 @@ TEST_F(CoroTest, ReadAsyncOffTheDispatcherReadsOnAnotherThread) {
   // that must wait to the "tern Async Body" threads, and resumes on the one that read.
   server.enqueue(MockResponse::Builder().body("abcdef").bodyDelay(50ms).build());
   EventLoop loop;
-  auto task = [](std::shared_ptr<Call> call, Executor executor) -> Task<std::string> {
-    Response response = co_await call->executeAsync(executor);
-    Buffer sink;
-    auto first = readAsync(*response.body(), sink, 3);
-    EXPECT_FALSE(first.await_ready());  // Nothing of the body is buffered yet.
-    EXPECT_EQ(co_await first, 3);
-    std::string thread = threadName();
-    while (co_await readAsync(*response.body(), sink, 3) != -1) {
-    }
-    co_return sink.readUtf8() + " read on " + thread;
-  };
-  EXPECT_EQ(syncWait(task(client.newCall(get()), loop.executor())),
+  EXPECT_EQ(syncWait(readInThrees(client.newCall(get()), loop.executor())),
             "abcdef read on tern Async Body");
 }
 
