@@ -158,23 +158,40 @@ void CancelCall::operator()() const noexcept { call->cancel(); }
 
 namespace {
 
-// A copy of `e` if its exact type is one of `Types`, else null.
+// A new exception like `e`, with a message string of its own: a copy constructor would share
+// the message's buffer (std::runtime_error's is reference-counted inside libstdc++).
+template <typename T>
+T freshCopy(const T& e) {
+  return T(std::string(e.what()));
+}
+SocketWriteException freshCopy(const SocketWriteException& e) {
+  return SocketWriteException(std::string(e.what()), e.errorNumber());
+}
+ProxyException freshCopy(const ProxyException& e) {
+  return ProxyException(std::string(e.what()), e.responseCode());
+}
+StreamResetException freshCopy(const StreamResetException& e) {
+  return StreamResetException(e.errorCode(), std::string(e.what()));
+}
+
+// A fresh copy of `e` if its exact type is one of `Types`, else null.
 template <typename... Types>
 std::exception_ptr copyIfExactly(const IOException& e) {
   std::exception_ptr copy;
   (void)((typeid(e) == typeid(Types) &&
-          (copy = std::make_exception_ptr(static_cast<const Types&>(e)), true)) ||
+          (copy = std::make_exception_ptr(freshCopy(static_cast<const Types&>(e))), true)) ||
          ...);
   return copy;
 }
 
 // `e` as an exception_ptr that rethrows its dynamic type, for the awaiting coroutine alone.
 //
-// tern's own exception types are copied. The dispatcher keeps its own exception_ptr to `e` until
-// after onFailure() returns; sharing the object across threads is correct (exception_ptr counts
-// its references atomically), but that count lives in libstdc++, which ThreadSanitizer does not
-// see, so every read of a shared exception on the coroutine's side would be reported as a race
-// with its destruction on the dispatcher thread. A copy belongs to the coroutine only.
+// tern's own exception types are copied, message and all. The dispatcher keeps its own
+// exception_ptr to `e` until after onFailure() returns; sharing the object (or its message's
+// buffer) across threads is correct (both count their references atomically), but those counts
+// live in libstdc++, which ThreadSanitizer does not see, so every read of a shared exception on
+// the coroutine's side would be reported as a race with its destruction on the dispatcher
+// thread. A fresh copy belongs to the coroutine only.
 //
 // Any other type (a subclass an interceptor threw, or a throw_with_nested wrapper that carries a
 // cause) cannot be copied without slicing: the object itself is shared. The dispatcher calls

@@ -10,12 +10,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <coroutine>
+#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <stop_token>
 #include <string>
 #include <thread>
@@ -684,6 +686,52 @@ Detached fetchInto(Client& client, Request request, std::string& body, Protocol&
     body = std::string("failed: ") + e.what();
   }
   done.countDown();  // After the response is gone: the test may end from here on.
+}
+
+// A coroutine awaiting a call and its body, stopped (or not) by `stop` at some moment: counts
+// once in `ended`, and in `wrongBodies` if it got a body not its own.
+Detached fetchUntilStopped(Client& client, Request request, std::string expected,
+                           std::stop_token stop, std::atomic<int>& wrongBodies, CountDown& ended) {
+  try {
+    Response response = co_await client.newCall(std::move(request))->executeAsync(stop);
+    if (co_await stringAsync(*response.body()) != expected) ++wrongBodies;
+  } catch (const IOException&) {
+    // Stopped somewhere along the way.
+  }
+  ended.countDown();
+}
+
+TEST_F(CoroHttpsTest, StopsRequestedAtRandomMomentsEndEachCoroutineOnce) {
+  // Stop requests race the call's progress (queued, parked on its stream, its body read on the
+  // coroutine's fiber, the resumption): every coroutine ends once, with its own body or an
+  // IOException. CI runs this under TSan.
+  constexpr int kCount = 200;
+  server.setDispatcher([](const RecordedRequest& request) {
+    const int n = std::atoi(request.path().substr(1).c_str());
+    return MockResponse::Builder()
+        .body("body of " + request.path())
+        .headersDelay(std::chrono::milliseconds(n % 5))
+        .bodyDelay(std::chrono::milliseconds(n % 3))
+        .build();
+  });
+  client.dispatcher()->setMaxRequests(50);
+  client.dispatcher()->setMaxRequestsPerHost(50);
+  std::vector<std::stop_source> stops(kCount);
+  std::atomic<int> wrongBodies{0};
+  CountDown ended(kCount);
+  for (int i = 0; i < kCount; ++i) {
+    const std::string path = "/" + std::to_string(i);
+    fetchUntilStopped(client, get(path), "body of " + path, stops[i].get_token(), wrongBodies,
+                      ended);
+  }
+  std::mt19937 random(7);
+  for (int i = 0; i < kCount; ++i) {
+    std::this_thread::sleep_for(std::chrono::microseconds(random() % 500));
+    if (random() % 2 == 0) stops[random() % kCount].request_stop();
+  }
+  ASSERT_TRUE(ended.await(60s));
+  EXPECT_EQ(wrongBodies.load(), 0);
+  EXPECT_TRUE(eventually([&] { return client.dispatcher()->runningCallsCount() == 0; }));
 }
 
 TEST_F(CoroHttpsTest, ManyConcurrentCoroutinesOverHttp2) {
