@@ -267,6 +267,35 @@ void RealConnection::createTunnel(Source& source, Sink& sink,
   }
 }
 
+std::vector<Certificate> authenticatePeer(const Address& address,
+                                          const std::vector<Certificate>& peer) {
+  const TlsContext& context = *address.sslContext();
+  const std::string& host = address.url().host();
+  const std::string sessionKey = TlsContext::sessionKey(host, address.url().port());
+  if (!address.hostnameVerifier()->verify(host, peer)) {
+    context.sessionCache().remove(sessionKey);  // A resumed session must not skip this check.
+    throw SSLPeerUnverifiedException(hostnameMismatch(host, peer));
+  }
+  const CertificatePinner& pinner = *address.certificatePinner();
+  if (!pinner.findMatchingPins(host).empty()) {
+    try {
+      std::vector<Certificate> cleaned = context.chainCleaner().clean(peer, host);
+      pinner.check(host, cleaned);
+      return cleaned;
+    } catch (const SSLPeerUnverifiedException&) {
+      context.sessionCache().remove(sessionKey);
+      throw;
+    }
+  }
+  // For Handshake::peerCertificates(): the verified path when it can be rebuilt, else the chain
+  // as sent (an insecure client's server may be anyone).
+  try {
+    return peer.empty() ? peer : context.chainCleaner().clean(peer, host);
+  } catch (const SSLPeerUnverifiedException&) {
+    return peer;
+  }
+}
+
 void RealConnection::connectTls(std::chrono::milliseconds connectTimeout,
                                 ConnectionSpecSelector& specSelector) {
   const Address& address = route_.address();
@@ -288,31 +317,7 @@ void RealConnection::connectTls(std::chrono::milliseconds connectTimeout,
 
   // The chain verified; now whether it names this host, and whether it holds a pinned key.
   SSL* connected = tlsSocket_->ssl();
-  std::vector<Certificate> peer = peerCertificates(connected);
-  const std::string sessionKey = TlsContext::sessionKey(host, port);
-  if (!address.hostnameVerifier()->verify(host, peer)) {
-    context.sessionCache().remove(sessionKey);  // A resumed session must not skip this check.
-    throw SSLPeerUnverifiedException(hostnameMismatch(host, peer));
-  }
-  const CertificatePinner& pinner = *address.certificatePinner();
-  std::vector<Certificate> cleaned;
-  if (!pinner.findMatchingPins(host).empty()) {
-    try {
-      cleaned = context.chainCleaner().clean(peer, host);
-      pinner.check(host, cleaned);
-    } catch (const SSLPeerUnverifiedException&) {
-      context.sessionCache().remove(sessionKey);
-      throw;
-    }
-  } else {
-    // For Handshake::peerCertificates(): the verified path when it can be rebuilt, else the chain
-    // as sent (an insecure client's server may be anyone).
-    try {
-      cleaned = peer.empty() ? peer : context.chainCleaner().clean(peer, host);
-    } catch (const SSLPeerUnverifiedException&) {
-      cleaned = peer;
-    }
-  }
+  std::vector<Certificate> cleaned = authenticatePeer(address, peerCertificates(connected));
 
   const char* version = SSL_get_version(connected);
   const char* cipher = SSL_CIPHER_standard_name(SSL_get_current_cipher(connected));

@@ -36,6 +36,16 @@ struct TunnelRetry {
   int attempt;  // How many tunnels were tried so far.
 };
 
+// Authenticates the server of `address` whose chain (`peer`, leaf first, as sent) the TLS
+// handshake has verified: its leaf must name the host (the address's HostnameVerifier), and when
+// pins apply to the host the chain cleaned to a trusted root must hold a pinned key
+// (CertificatePinner). Returns what Handshake::peerCertificates() reports: the cleaned chain, or
+// the chain as sent when no trusted path can be rebuilt (an insecure host). Throws
+// SSLPeerUnverifiedException, after dropping the cached TLS session for the host so a resumed
+// session cannot skip the check. One check for TLS over TCP and QUIC's handshake alike.
+std::vector<Certificate> authenticatePeer(const Address& address,
+                                          const std::vector<Certificate>& peer);
+
 // One TCP connection to a server (with TLS on top for https), as OkHttp's RealConnection:
 // HTTP/1.1 carries one exchange at a time; HTTP/2 (an Http2Connection over the socket, or over
 // TLS when ALPN chose h2) carries up to the peer's MAX_CONCURRENT_STREAMS at once. Made by

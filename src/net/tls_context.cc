@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 #include <openssl/err.h>
+#include <openssl/x509_vfy.h>
 
 #include "io/ascii.h"
 #include "net/tls_failure.h"
@@ -88,6 +89,32 @@ UniqueSsl TlsContext::newSsl(std::string_view host, int port,
   }
   sessionCache_.prepare(ssl.get(), sessionKey(host, port));
   return ssl;
+}
+
+void TlsContext::verifyServerChain(const std::vector<Certificate>& chain, std::string_view host,
+                                   const std::string& peer) const {
+  if (isInsecure(host)) return;
+  if (chain.empty()) {
+    throw SSLHandshakeException("TLS handshake with " + peer +
+                                " failed: the server sent no certificate");
+  }
+  loadSystemTrust();
+  // The stack only borrows the certificates: `chain` outlives the check.
+  auto freeStack = [](STACK_OF(X509) * stack) { sk_X509_free(stack); };
+  std::unique_ptr<STACK_OF(X509), decltype(freeStack)> untrusted(sk_X509_new_null(), freeStack);
+  UniqueX509StoreCtx context(X509_STORE_CTX_new());
+  if (!untrusted || !context) throw IOException("Cannot verify a certificate chain: out of memory");
+  for (std::size_t i = 1; i < chain.size(); ++i) {
+    sk_X509_push(untrusted.get(), toX509(chain[i]));
+  }
+  if (X509_STORE_CTX_init(context.get(), SSL_CTX_get_cert_store(context_.get()), toX509(chain[0]),
+                          untrusted.get()) != 1 ||
+      X509_STORE_CTX_set_default(context.get(), "ssl_server") != 1) {
+    throw IOException("Cannot verify a certificate chain: " + takeOpenSslErrors());
+  }
+  const int verified = X509_verify_cert(context.get());
+  ERR_clear_error();
+  if (verified != 1) throwChainFailure(context.get(), peer);
 }
 
 bool TlsContext::isInsecure(std::string_view host) const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "net/tls_session_cache.h"
+#include "tern/certificate.h"
 #include "tern/tls/handshake_certificates.h"
 #include "tls/certificate_chain_cleaner.h"
 #include "tls/openssl_util.h"
@@ -47,6 +48,16 @@ class TlsContext {
   // cached session for host:port set for resumption.
   UniqueSsl newSsl(std::string_view host, int port,
                    const std::vector<std::string>& alpnProtocols) const;
+
+  // Verifies a server's `chain` (leaf first, as sent) from a handshake OpenSSL did not run
+  // (QUIC's, on GnuTLS) against the roots this context trusts, with the checks OpenSSL makes in
+  // a TLS handshake over TCP (validity, signatures, CA constraints, the server-auth purpose):
+  // one trust decision for every protocol. The host name is not checked here; the connection's
+  // HostnameVerifier does that, as over TCP. Returns when the chain verifies or `host` is
+  // insecure (isInsecure()); otherwise throws the SSLHandshakeException a TCP handshake throws
+  // for that chain, naming `peer` ("example.com:443"), with a CertificateException nested.
+  void verifyServerChain(const std::vector<Certificate>& chain, std::string_view host,
+                         const std::string& peer) const;
 
   // True if `host`'s server is not authenticated (HandshakeCertificates::Builder::
   // addInsecureHost(), or "*").

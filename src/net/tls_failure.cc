@@ -71,22 +71,25 @@ std::string now() {
   return isoTime(tm);
 }
 
+// Fills `record` with `context`'s error and the certificate it concerns.
+void recordFailure(X509_STORE_CTX* context, VerifyRecord& record) {
+  record.failed = true;
+  record.error = X509_STORE_CTX_get_error(context);
+  if (X509* certificate = X509_STORE_CTX_get_current_cert(context)) {
+    record.subject = distinguishedName(X509_get_subject_name(certificate));
+    record.issuer = distinguishedName(X509_get_issuer_name(certificate));
+    record.notBefore = isoTime(X509_get0_notBefore(certificate));
+    record.notAfter = isoTime(X509_get0_notAfter(certificate));
+  }
+}
+
 int recordingVerifyCallback(int ok, X509_STORE_CTX* context) {
   const auto* ssl = static_cast<const SSL*>(
       X509_STORE_CTX_get_ex_data(context, SSL_get_ex_data_X509_STORE_CTX_idx()));
   VerifyRecord* record = ssl != nullptr ? recordOf(ssl) : nullptr;
   if (record == nullptr) return ok;
   if (record->previous != nullptr) ok = record->previous(ok, context);
-  if (ok == 0 && !record->failed) {
-    record->failed = true;
-    record->error = X509_STORE_CTX_get_error(context);
-    if (X509* certificate = X509_STORE_CTX_get_current_cert(context)) {
-      record->subject = distinguishedName(X509_get_subject_name(certificate));
-      record->issuer = distinguishedName(X509_get_issuer_name(certificate));
-      record->notBefore = isoTime(X509_get0_notBefore(certificate));
-      record->notAfter = isoTime(X509_get0_notAfter(certificate));
-    }
-  }
+  if (ok == 0 && !record->failed) recordFailure(context, *record);
   return ok;
 }
 
@@ -127,20 +130,8 @@ std::string offeredVersions(SSL* ssl) {
   return result.empty() ? "none" : result;
 }
 
-std::string verifyFailure(SSL* ssl) {
-  VerifyRecord fallback;
-  const VerifyRecord* record = recordOf(ssl);
-  if (record == nullptr || !record->failed) {
-    fallback.error = static_cast<int>(SSL_get_verify_result(ssl));
-    if (X509* peer = SSL_get1_peer_certificate(ssl)) {
-      UniqueX509 owned(peer);
-      fallback.subject = distinguishedName(X509_get_subject_name(peer));
-      fallback.issuer = distinguishedName(X509_get_issuer_name(peer));
-      fallback.notBefore = isoTime(X509_get0_notBefore(peer));
-      fallback.notAfter = isoTime(X509_get0_notAfter(peer));
-    }
-    record = &fallback;
-  }
+// Why verification failed, as the messages in tls_failure.h say it.
+std::string describe(const VerifyRecord* record) {
   const std::string reason = X509_verify_cert_error_string(record->error);
   const std::string subject = record->subject.empty() ? "(unknown)" : record->subject;
   switch (record->error) {
@@ -160,6 +151,32 @@ std::string verifyFailure(SSL* ssl) {
              record->issuer + " (" + reason + ")";
     default:
       return "certificate " + subject + " failed verification: " + reason;
+  }
+}
+
+std::string verifyFailure(SSL* ssl) {
+  VerifyRecord fallback;
+  const VerifyRecord* record = recordOf(ssl);
+  if (record == nullptr || !record->failed) {
+    fallback.error = static_cast<int>(SSL_get_verify_result(ssl));
+    if (X509* peer = SSL_get1_peer_certificate(ssl)) {
+      UniqueX509 owned(peer);
+      fallback.subject = distinguishedName(X509_get_subject_name(peer));
+      fallback.issuer = distinguishedName(X509_get_issuer_name(peer));
+      fallback.notBefore = isoTime(X509_get0_notBefore(peer));
+      fallback.notAfter = isoTime(X509_get0_notAfter(peer));
+    }
+    record = &fallback;
+  }
+  return describe(record);
+}
+
+// An SSLHandshakeException with `reason` in a CertificateException nested inside.
+[[noreturn]] void throwCertificateFailure(const std::string& prefix, const std::string& reason) {
+  try {
+    throw CertificateException(reason);
+  } catch (const CertificateException&) {
+    std::throw_with_nested(SSLHandshakeException(prefix + reason));
   }
 }
 
@@ -235,12 +252,7 @@ void throwHandshakeFailure(SSL* ssl, const TlsCallResult& result, const std::str
   const bool verifying = (SSL_get_verify_mode(ssl) & SSL_VERIFY_PEER) != 0;
   if (reason == SSL_R_CERTIFICATE_VERIFY_FAILED ||
       (verifying && !SSL_is_server(ssl) && SSL_get_verify_result(ssl) != X509_V_OK)) {
-    const std::string reasonText = verifyFailure(ssl);
-    try {
-      throw CertificateException(reasonText);
-    } catch (const CertificateException&) {
-      std::throw_with_nested(SSLHandshakeException(prefix + reasonText));
-    }
+    throwCertificateFailure(prefix, verifyFailure(ssl));
   }
   if (result.error == SSL_ERROR_SYSCALL) {
     if (result.socketError != 0) {
@@ -325,6 +337,12 @@ void throwStreamFailure(SSL* ssl, const TlsCallResult& result, const std::string
   }
   throw SSLException(std::string("TLS ") + (reading ? "read from " : "write to ") + peer +
                      " failed: " + (result.details.empty() ? "unknown TLS error" : result.details));
+}
+
+void throwChainFailure(X509_STORE_CTX* context, const std::string& peer) {
+  VerifyRecord record;
+  recordFailure(context, record);
+  throwCertificateFailure("TLS handshake with " + peer + " failed: ", describe(&record));
 }
 
 }  // namespace tern::internal

@@ -47,6 +47,11 @@ struct TlsCallResult {
 // set, so the outcome of verification is unchanged.
 void recordVerifyFailures(SSL* ssl);
 
+// Throws the exception for a chain that X509_verify_cert() refused in `context` outside an
+// OpenSSL handshake (QUIC's runs on GnuTLS): the same SSLHandshakeException, with its nested
+// CertificateException, that a handshake over TCP throws for that chain. `peer` names the peer.
+[[noreturn]] void throwChainFailure(X509_STORE_CTX* context, const std::string& peer);
+
 // Throws the exception for a failed handshake step. `peer` names the peer.
 [[noreturn]] void throwHandshakeFailure(SSL* ssl, const TlsCallResult& result,
                                         const std::string& peer);

@@ -178,8 +178,11 @@ TEST_F(FiberTest, APinnedFiberBlocksItsCarrierAndAnotherTakesOver) {
   fibers->spawn([&] {
     Fiber::Pin pin;
     const std::thread::id before = std::this_thread::get_id();
-    std::unique_lock lock(mutex);
-    changed.wait(lock, [&] { return signaled; });
+    {
+      std::unique_lock lock(mutex);
+      changed.wait(lock, [&] { return signaled; });
+    }
+    // With the lock given back: once the test sees the value it destroys the mutex.
     pinned.set_value({before, std::this_thread::get_id()});
   });
   fibers->spawn([&] {
@@ -191,6 +194,7 @@ TEST_F(FiberTest, APinnedFiberBlocksItsCarrierAndAnotherTakesOver) {
   ASSERT_EQ(result.wait_for(10s), std::future_status::ready);
   auto [before, after] = result.get();
   EXPECT_EQ(before, after);
+  EXPECT_TRUE(eventually([&] { return fibers->liveFibers() == 0; }));  // Before the locals go.
 }
 
 TEST_F(FiberTest, AFiberStuckInCodeThatDoesNotParkGetsAnotherCarrierBeside) {
