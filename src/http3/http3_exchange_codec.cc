@@ -10,26 +10,10 @@
 #include "http/http_syntax.h"
 #include "http/message_framing.h"
 #include "http/request_line.h"
+#include "io/ascii.h"
 
 namespace tern::internal {
 namespace {
-
-// Connection-specific fields, which HTTP/3 forbids (RFC 9114 §4.2), plus Host (carried as
-// :authority) and the obsolete Encoding: HTTP/2's list (RFC 9113 §8.2.2), which RFC 9114 adopts.
-bool isSkippedHeader(std::string_view lowerName) {
-  static constexpr std::string_view kSkipped[] = {"connection",       "host",   "keep-alive",
-                                                  "proxy-connection", "te",     "transfer-encoding",
-                                                  "encoding",         "upgrade"};
-  return std::find(std::begin(kSkipped), std::end(kSkipped), lowerName) != std::end(kSkipped);
-}
-
-std::string toLower(std::string_view text) {
-  std::string result(text);
-  for (char& c : result) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return result;
-}
 
 // A Sink or Source over the stream's, keeping the stream alive while it is used.
 class StreamBodySink final : public Sink {
@@ -85,10 +69,10 @@ HeaderBlock Http3ExchangeCodec::http3HeadersList(const Request& request) {
   }
   result.emplace_back(":scheme", request.url().scheme());
   for (const auto& [name, value] : request.headers()) {
-    std::string lower = toLower(name);
+    std::string lower = toLowerAscii(name);
     if (lower.starts_with(':')) continue;
     // TE is allowed with "trailers" only (RFC 9114 §4.2).
-    if (isSkippedHeader(lower) && !(lower == "te" && value == "trailers")) continue;
+    if (isConnectionSpecificField(lower) && !(lower == "te" && value == "trailers")) continue;
     result.emplace_back(std::move(lower), value);
   }
   return result;
@@ -105,7 +89,7 @@ Http3ExchangeCodec::StatusAndHeaders Http3ExchangeCodec::readHttp3HeadersList(
         throw ProtocolException("Unexpected :status header: \"" + value + "\"");
       }
       code = std::stoi(value);
-    } else if (!name.starts_with(':') && !isSkippedHeader(name)) {
+    } else if (!name.starts_with(':') && !isConnectionSpecificField(name)) {
       checkReceivedFieldValue(name, value);
       headers.addLenient(name, value);
     }

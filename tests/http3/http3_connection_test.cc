@@ -296,6 +296,47 @@ TEST_F(Http3ConnectionTest, ConnectToSilentPeerTimesOut) {
   ::close(fd);
 }
 
+TEST_F(Http3ConnectionTest, GarbageDatagramsNeitherCrashNorHang) {
+  // A peer that answers every datagram with random bytes, some shaped like QUIC long headers.
+  int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  socklen_t length = sizeof(address);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  std::atomic<bool> done{false};
+  std::thread peer([&] {
+    std::mt19937 random(7);
+    timeval wait{0, 50'000};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait));
+    while (!done) {
+      uint8_t in[2048];
+      sockaddr_storage from{};
+      socklen_t fromLength = sizeof(from);
+      if (::recvfrom(fd, in, sizeof(in), 0, reinterpret_cast<sockaddr*>(&from), &fromLength) <= 0) {
+        continue;
+      }
+      for (int i = 0; i < 20; ++i) {
+        std::vector<uint8_t> out(1 + random() % 1400);
+        for (auto& byte : out) byte = static_cast<uint8_t>(random());
+        if (i % 2 == 0) {
+          out[0] = 0xc0 | (out[0] & 0x0f);  // Long header, QUIC v1.
+          if (out.size() > 5) out[1] = out[2] = out[3] = 0, out[4] = 1;
+        }
+        ::sendto(fd, out.data(), out.size(), 0, reinterpret_cast<sockaddr*>(&from), fromLength);
+      }
+    }
+  });
+  Http3Connection connection(
+      "localhost", InetSocketAddress(InetAddress::loopbackIpv4(), ntohs(address.sin_port)),
+      [](const std::vector<Certificate>&) {}, listener_);
+  EXPECT_THROW(connection.connect(500ms), IOException);
+  done = true;
+  peer.join();
+  ::close(fd);
+}
+
 TEST_F(Http3ConnectionTest, ServerKilledFailsOpenStreams) {
   auto connection = connect(*server_);
   std::shared_ptr<Http3Stream> stream = connection->newStream(request("POST", "/small.txt"), true);
