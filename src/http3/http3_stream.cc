@@ -102,8 +102,7 @@ void Http3Stream::waitLocked(MutexLock& lock, Timeout& timeout) {
   // As HTTP/2: the stream is abandoned (RESET_STREAM and STOP_SENDING, H3_REQUEST_CANCELLED).
   // QUIC watches the connection itself (loss detection, idle timeout): no ping is needed.
   abandonLocked(std::make_exception_ptr(http3StreamResetException(kRequestCancelled)));
-  lock.unlock();
-  connection_.wakeReader();
+  connection_.wakeReader();  // Never blocks: fine under the lock.
   throw timeoutException(&timeout == &writeTimeout_ ? "Write" : "Read", timeout.timeoutNanos(),
                          "HTTP/3 stream " + std::to_string(id_) + " to " + connection_.peerName());
 }
