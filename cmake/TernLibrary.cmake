@@ -13,7 +13,8 @@ function(tern_library_settings target)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_link_libraries(${target}
     PUBLIC OpenSSL::SSL OpenSSL::Crypto ZLIB::ZLIB PkgConfig::IDN2 PkgConfig::PSL
-      PkgConfig::NGHTTP2 PkgConfig::BROTLIDEC PkgConfig::ZSTD Threads::Threads)
+      PkgConfig::NGHTTP2 PkgConfig::NGTCP2 PkgConfig::NGTCP2_CRYPTO_GNUTLS PkgConfig::NGHTTP3
+      PkgConfig::GNUTLS PkgConfig::BROTLIDEC PkgConfig::ZSTD Threads::Threads)
   if(BUILD_SHARED_LIBS)
     target_compile_definitions(${target} PUBLIC TERN_SHARED)
   endif()

@@ -10,12 +10,17 @@ packages=(
   # the library's dependencies
   libssl-dev libnghttp2-dev zlib1g-dev libbrotli-dev libzstd-dev libidn2-dev libpsl-dev
   publicsuffix libcli11-dev
+  # HTTP/3: QUIC (ngtcp2, its GnuTLS crypto backend and GnuTLS: Debian 12's OpenSSL has no QUIC
+  # API) and HTTP/3 framing (nghttp3)
+  libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev
   # tests (nginx and nghttpd: interop tests run private instances on loopback)
   libgtest-dev libgmock-dev nlohmann-json3-dev nginx nghttp2-server
   # proxy tests (tests/connection/proxy_test.cc, tests/tool/proxy_tool_test.cc) run real proxies
   # on loopback, beside curl: tinyproxy (HTTP), microsocks (SOCKS5), stunnel4 (HTTPS, in front of
   # tinyproxy)
   curl tinyproxy microsocks stunnel4
+  # HTTP/3 tests (tests/http3) run ngtcp2's example server, gtlsserver, on loopback
+  ngtcp2-server
   # WebSocket interop (tests/interop/web_socket_interop_test.cc): Python's websockets and Node's
   # ws on loopback
   python3-websockets node-ws

@@ -11,10 +11,10 @@
 #include "call/real_interceptor_chain.h"
 #include "connection/exchange.h"
 #include "connection/real_connection.h"
+#include "http/connection_shutdown_exception.h"
 #include "http/exchange_codec.h"
 #include "http/http_method.h"
 #include "http/message_framing.h"
-#include "http2/connection_shutdown_exception.h"
 #include "io/ascii.h"
 #include "tern/buffered_sink.h"
 

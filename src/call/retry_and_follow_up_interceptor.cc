@@ -12,8 +12,8 @@
 #include "connection/exchange.h"
 #include "connection/real_connection.h"
 #include "connection/route_exception.h"
+#include "http/connection_shutdown_exception.h"
 #include "http/http_method.h"
-#include "http2/connection_shutdown_exception.h"
 
 namespace tern::internal {
 namespace {

@@ -11,7 +11,7 @@
 #include "connection/real_connection.h"
 #include "connection/real_connection_pool.h"
 #include "connection/route_database.h"
-#include "http2/connection_shutdown_exception.h"
+#include "http/connection_shutdown_exception.h"
 #include "http2/error_code.h"
 
 namespace tern::internal {

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "http/message_framing.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -125,6 +126,13 @@ int64_t parseChunkSize(std::string_view line) {
     throw ProtocolException("Expected a hex chunk size but was \"" + escapeForMessage(line) + "\"");
   }
   return static_cast<int64_t>(size);
+}
+
+bool isConnectionSpecificField(std::string_view lowerName) noexcept {
+  static constexpr std::string_view kFields[] = {"connection",       "host",   "keep-alive",
+                                                 "proxy-connection", "te",     "transfer-encoding",
+                                                 "encoding",         "upgrade"};
+  return std::find(std::begin(kFields), std::end(kFields), lowerName) != std::end(kFields);
 }
 
 }  // namespace tern::internal

@@ -39,4 +39,10 @@ bool promisesBody(const Response& response);
 // ProtocolException("Chunk size too large: ...") past INT64_MAX.
 int64_t parseChunkSize(std::string_view line);
 
+// True for the connection-specific fields HTTP/2 and HTTP/3 forbid in a message (RFC 9113
+// §8.2.2, RFC 9114 §4.2: Connection, Keep-Alive, Proxy-Connection, Transfer-Encoding, Upgrade,
+// and TE, which only "trailers" may carry), plus Host (sent as :authority) and the obsolete
+// Encoding, as OkHttp's HTTP_2_SKIPPED_REQUEST_HEADERS. `lowerName` is in lower case.
+bool isConnectionSpecificField(std::string_view lowerName) noexcept;
+
 }  // namespace tern::internal

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "http/exception_copy.h"
 #include "tern/exceptions.h"
 
 namespace tern::internal {
@@ -33,12 +34,6 @@ std::string errorCodeName(uint32_t code);
 
 // StreamResetException(code, "stream was reset: CANCEL"), OkHttp's message.
 StreamResetException streamResetException(uint32_t code);
-
-// A new exception of the same tern type and message as `e` (an IOException subtype; anything
-// else becomes IOException(what())). A stream's failure is thrown to more than one thread (the
-// body reader, a duplex writer) and outlives each throw: each throw gets its own copy, so no
-// exception object is shared between threads.
-std::exception_ptr copyOf(const std::exception_ptr& e);
 
 // True if `e` is a StreamResetException with `code`.
 bool isStreamReset(const std::exception_ptr& e, ErrorCode code);

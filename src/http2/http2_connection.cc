@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "concurrent/adaptive_mutex.h"
-#include "http2/connection_shutdown_exception.h"
+#include "http/connection_shutdown_exception.h"
 #include "http2/error_code.h"
 
 namespace tern::internal {

@@ -16,23 +16,6 @@
 namespace tern::internal {
 namespace {
 
-// Connection-specific fields, which HTTP/2 forbids (RFC 9113 §8.2.2), plus Host (carried as
-// :authority) and the obsolete Encoding, as OkHttp's HTTP_2_SKIPPED_*_HEADERS.
-bool isSkippedHeader(std::string_view lowerName) {
-  static constexpr std::string_view kSkipped[] = {"connection",       "host",   "keep-alive",
-                                                  "proxy-connection", "te",     "transfer-encoding",
-                                                  "encoding",         "upgrade"};
-  return std::find(std::begin(kSkipped), std::end(kSkipped), lowerName) != std::end(kSkipped);
-}
-
-std::string toLower(std::string_view text) {
-  std::string result(text);
-  for (char& c : result) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return result;
-}
-
 // A Sink or Source over the stream's, keeping the stream alive while it is used.
 class StreamBodySink final : public Sink {
  public:
@@ -81,7 +64,7 @@ HeaderBlock Http2ExchangeCodec::http2HeadersList(const Request& request, bool ex
   HeaderBlock result;
   std::string protocol;
   if (extendedConnect)
-    protocol = toLower(trimAsciiWhitespace(request.header("Upgrade").value_or("")));
+    protocol = toLowerAscii(trimAsciiWhitespace(request.header("Upgrade").value_or("")));
   result.emplace_back(":method", extendedConnect ? "CONNECT" : request.method());
   if (extendedConnect) result.emplace_back(":protocol", protocol);
   result.emplace_back(":path", requestPath(request.url()));
@@ -90,12 +73,12 @@ HeaderBlock Http2ExchangeCodec::http2HeadersList(const Request& request, bool ex
   }
   result.emplace_back(":scheme", request.url().scheme());
   for (const auto& [name, value] : request.headers()) {
-    std::string lower = toLower(name);
+    std::string lower = toLowerAscii(name);
     if (lower.starts_with(':')) continue;
     // RFC 8441 §5: no Sec-WebSocket-Key (nor Accept) on HTTP/2; the stream proves the handshake.
     if (extendedConnect && protocol == "websocket" && lower == "sec-websocket-key") continue;
     // TE is allowed with "trailers" only (RFC 9113 §8.2.2).
-    if (isSkippedHeader(lower) && !(lower == "te" && value == "trailers")) continue;
+    if (isConnectionSpecificField(lower) && !(lower == "te" && value == "trailers")) continue;
     result.emplace_back(std::move(lower), value);
   }
   return result;
@@ -112,7 +95,7 @@ Http2ExchangeCodec::StatusAndHeaders Http2ExchangeCodec::readHttp2HeadersList(
         throw ProtocolException("Unexpected :status header: \"" + value + "\"");
       }
       code = std::stoi(value);
-    } else if (!name.starts_with(':') && !isSkippedHeader(name)) {
+    } else if (!name.starts_with(':') && !isConnectionSpecificField(name)) {
       checkReceivedFieldValue(name, value);
       headers.addLenient(name, value);
     }

@@ -14,6 +14,7 @@
 #include "concurrent/adaptive_mutex.h"
 #include "concurrent/condition.h"
 #include "concurrent/thread_annotations.h"
+#include "http/header_block.h"
 #include "http2/error_code.h"
 #include "tern/buffer.h"
 #include "tern/sink.h"
@@ -23,9 +24,6 @@
 namespace tern::internal {
 
 class Http2Connection;
-
-// A header block as it came off the wire: lower-case names, pseudo-headers (":status") first.
-using HeaderBlock = std::vector<std::pair<std::string, std::string>>;
 
 // One HTTP/2 stream of a client connection (RFC 9113 §5), as OkHttp's Http2Stream: the request
 // body going out through sink(), the response's header blocks, body and trailers coming in.

@@ -54,6 +54,20 @@ void WakeupFd::signal() noexcept {
 #endif
 }
 
+void WakeupFd::drain() noexcept {
+  if (readFd_ < 0) {
+    return;
+  }
+#if defined(__linux__)
+  uint64_t count = 0;
+  [[maybe_unused]] ssize_t ignored = ::read(readFd_, &count, sizeof(count));  // Resets it to 0.
+#else
+  char bytes[64];
+  while (::read(readFd_, bytes, sizeof(bytes)) > 0) {
+  }
+#endif
+}
+
 void WakeupFd::close() noexcept {
   if (writeFd_ >= 0 && writeFd_ != readFd_) {
     ::close(writeFd_);

@@ -24,6 +24,11 @@ class WakeupFd {
   // Makes fd() readable. Does nothing once closed.
   void signal() noexcept;
 
+  // Makes fd() unreadable again until the next signal(), for an owner that polls it in a loop
+  // (an HTTP/3 connection's reader). Signals that race with it are not lost: either this
+  // consumes them and the caller is awake anyway, or fd() stays readable.
+  void drain() noexcept;
+
   // Releases the descriptors. Idempotent.
   void close() noexcept;
 

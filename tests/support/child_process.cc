@@ -71,6 +71,13 @@ ChildProcess::~ChildProcess() { stop(SIGTERM, 5s); }
 
 bool ChildProcess::startListening(const std::vector<std::string>& args, const fs::path& logFile,
                                   bool logStdout, int port, std::chrono::milliseconds wait) {
+  return start(
+      args, logFile, logStdout, [port] { return acceptsOnLoopback(port); }, wait);
+}
+
+bool ChildProcess::start(const std::vector<std::string>& args, const fs::path& logFile,
+                         bool logStdout, const std::function<bool()>& ready,
+                         std::chrono::milliseconds wait) {
   if (pid_ > 0 || args.empty()) return false;
   std::vector<std::string> copies = args;
   std::vector<char*> argv;
@@ -92,7 +99,7 @@ bool ChildProcess::startListening(const std::vector<std::string>& args, const fs
   pid_ = pid;
   const auto deadline = std::chrono::steady_clock::now() + wait;
   while (true) {
-    if (acceptsOnLoopback(port)) return true;
+    if (ready()) return true;
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;  // It exited.

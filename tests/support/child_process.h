@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,12 @@ class ChildProcess {
   bool startListening(const std::vector<std::string>& args, const std::filesystem::path& logFile,
                       bool logStdout, int port,
                       std::chrono::milliseconds wait = std::chrono::seconds(10));
+
+  // As startListening(), for a server whose readiness `ready` tells (a UDP server, say): waits
+  // up to `wait` until it returns true.
+  bool start(const std::vector<std::string>& args, const std::filesystem::path& logFile,
+             bool logStdout, const std::function<bool()>& ready,
+             std::chrono::milliseconds wait = std::chrono::seconds(10));
 
   // Sends `signal` (SIGTERM, or SIGQUIT for nginx's graceful stop) and reaps the process; after
   // `grace`, SIGKILL. Idempotent.
