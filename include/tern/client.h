@@ -296,6 +296,9 @@ class TERN_API Client::Builder {
   // HTTP_1_1 (the fallback when TLS does not negotiate h2), or be exactly {H2_PRIOR_KNOWLEDGE}
   // (cleartext HTTP/2 with no fallback, RFC 9113 §3.3); must not include HTTP_1_0; duplicates
   // are dropped. Throws std::invalid_argument naming the problem and the list.
+  // HTTP_3 beside them means "may use HTTP/3 when an origin advertises it" (Alt-Svc, RFC 7838).
+  // It is never offered in TCP's ALPN, and a client that adds it shares its TCP connections
+  // with one that does not. (The QUIC transport itself is being built: docs/http3.md.)
   Builder& protocols(std::vector<Protocol> protocols);
 
   // The connection specs to choose from, in order (see ConnectionSpec): https connections use
