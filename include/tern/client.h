@@ -345,7 +345,8 @@ class TERN_API Client::Builder {
   // what https connections trust (handshakeCertificates(), or the system's roots).
   Builder& proxyHandshakeCertificates(const tls::HandshakeCertificates& certificates);
 
-  // A client with these settings. The builder can be reused.
+  // A client with these settings. The builder can be reused. Throws IOException if
+  // altSvcFile() names a file that exists and cannot be read.
   Client build() const;
 
  private:
