@@ -116,8 +116,9 @@ class TERN_API Address {
 
   // True if everything but the host is equal (the same DNS, proxy, proxy selector, authenticator,
   // protocols, connection specs, TLS context, verifier and pins, Unix socket and connect-to
-  // rules, scheme and port): what
-  // connection coalescing compares.
+  // rules, scheme and port): what connection coalescing compares. Protocols compare without
+  // HTTP_3, which TCP never offers, so adding HTTP_3 to a client keeps its TCP connections
+  // shared; a pooled HTTP/3 connection must check that protocols() includes HTTP_3 itself.
   bool equalsNonHost(const Address& other) const noexcept;
 
   // Equal host too. Dns, authenticators, TLS contexts and verifiers compare by identity.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -32,6 +33,7 @@
 #include "tern/tls/handshake_certificates.h"
 
 namespace tern::internal {
+class AltSvcStore;
 class RouteDatabase;
 class TlsContext;
 struct ClientAccess;
@@ -84,10 +86,11 @@ class TERN_API Client {
   // copies and newBuilder() clients): Dispatcher::shutdown() (new calls fail with
   // InterruptedIOException("client is shut down"); every queued and running call is canceled
   // and its callback runs exactly once; then the dispatcher's threads are joined), then
-  // ConnectionPool::evictAll(). Once it returns, no callback of the client's calls runs again,
-  // and no dispatcher thread is left. Idempotent and thread-safe. Called from inside a call
-  // (a callback, an interceptor, an event listener) it cannot wait for that call: it cancels,
-  // refuses new calls, evicts, and returns at once.
+  // ConnectionPool::evictAll(), then it saves the Alt-Svc file if it changed (see
+  // Builder::altSvcFile(); a failure is dropped). Once it returns, no callback of the client's
+  // calls runs again, and no dispatcher thread is left. Idempotent and thread-safe. Called from
+  // inside a call (a callback, an interceptor, an event listener) it cannot wait for that call:
+  // it cancels, refuses new calls, evicts, and returns at once.
   //
   // Without it, dropping the last Client neither cancels nor waits: each queued or running call
   // keeps what it needs alive, runs to its end and gets its callback, as in OkHttp.
@@ -145,6 +148,7 @@ class TERN_API Client {
   const std::shared_ptr<internal::TlsContext>& sslContext() const noexcept;
   const std::vector<std::shared_ptr<Interceptor>>& callInterceptors() const noexcept;
   internal::RouteDatabase& routeDatabase() const noexcept;
+  internal::AltSvcStore& altSvcStore() const noexcept;
 
   struct State;
   explicit Client(std::shared_ptr<const State> state) : state_(std::move(state)) {}
@@ -282,8 +286,21 @@ class TERN_API Client::Builder {
   // http requests to them over https (see Hsts and docs/hsts.md). Null (the default): no HSTS.
   Builder& hsts(std::shared_ptr<Hsts> hsts);
   // Serves and stores responses with `cache` (see Cache and docs/cache.md); null (the default):
-  // no cache. Clients may share one cache; newBuilder() clients keep it.
+  // no cache. Clients may share one cache; newBuilder() clients keep it. A client that may use
+  // HTTP/3 (protocols()) and has no altSvcFile() keeps its Alt-Svc cache in the file "alt-svc"
+  // in the cache's directory (deleteCache() deletes it too).
   Builder& cache(std::shared_ptr<Cache> cache);
+  // Keeps the alternative services that servers advertise (Alt-Svc, RFC 7838) in `file`, in
+  // curl's --alt-svc format, so tern and curl can share one (see docs/http3.md). Recorded only
+  // when protocols() include HTTP_3: from every response that came from the network over https
+  // from a server whose certificate was verified (not an insecure host, RFC 7838 §2.1).
+  // The file is loaded when the client is built (build() throws IOException naming it if it
+  // exists and cannot be read; a missing file is an empty cache); it is saved, atomically, when
+  // an alternative is learned or lost, on shutdown(), and when the last client using it is
+  // destroyed. "" keeps them in memory only. Makes a new Alt-Svc cache, which the clients
+  // built from this builder and their newBuilder() clients share; by default each Builder()
+  // has one in memory.
+  Builder& altSvcFile(std::filesystem::path file);
 
   // Hears every call's events (see EventListener): `eventListener` is shared by every call, so
   // it must be thread-safe; a factory makes one listener per call. Each replaces the other.
@@ -296,6 +313,10 @@ class TERN_API Client::Builder {
   // HTTP_1_1 (the fallback when TLS does not negotiate h2), or be exactly {H2_PRIOR_KNOWLEDGE}
   // (cleartext HTTP/2 with no fallback, RFC 9113 §3.3); must not include HTTP_1_0; duplicates
   // are dropped. Throws std::invalid_argument naming the problem and the list.
+  // HTTP_3 beside them means "may use HTTP/3 when an origin advertises it": the client records
+  // the Alt-Svc fields (RFC 7838) of https responses from verified servers (see altSvcFile()).
+  // It is never offered in TCP's ALPN, and a client that adds it shares its TCP connections
+  // with one that does not. (The QUIC transport itself is being built: docs/http3.md.)
   Builder& protocols(std::vector<Protocol> protocols);
 
   // The connection specs to choose from, in order (see ConnectionSpec): https connections use
@@ -324,7 +345,8 @@ class TERN_API Client::Builder {
   // what https connections trust (handshakeCertificates(), or the system's roots).
   Builder& proxyHandshakeCertificates(const tls::HandshakeCertificates& certificates);
 
-  // A client with these settings. The builder can be reused.
+  // A client with these settings. The builder can be reused. Throws IOException if
+  // altSvcFile() names a file that exists and cannot be read.
   Client build() const;
 
  private:
@@ -368,6 +390,7 @@ class TERN_API Client::Builder {
   std::shared_ptr<internal::TlsContext> proxySslContext_;         // Null: sslContext_.
   std::shared_ptr<EventListener::Factory> eventListenerFactory_;  // none() as a factory.
   std::shared_ptr<internal::RouteDatabase> routeDatabase_;        // Shared by newBuilder() clients.
+  std::shared_ptr<internal::AltSvcStore> altSvc_;                 // Likewise; never null.
 };
 
 }  // namespace tern

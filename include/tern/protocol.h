@@ -14,9 +14,12 @@ enum class Protocol {
   HTTP_1_1,            // "http/1.1"
   HTTP_2,              // "h2": HTTP/2 negotiated by ALPN over TLS.
   H2_PRIOR_KNOWLEDGE,  // "h2_prior_knowledge": cleartext HTTP/2 with no upgrade (RFC 9113 §3.3).
+  // "h3": HTTP/3 over QUIC (RFC 9114), found through an origin's Alt-Svc (RFC 7838), never by
+  // TCP's ALPN. In a client's protocols it means "may use HTTP/3 when an origin advertises it".
+  HTTP_3,
 };
 
-// The protocol's identifier: "http/1.0", "http/1.1", "h2" or "h2_prior_knowledge".
+// The protocol's identifier: "http/1.0", "http/1.1", "h2", "h2_prior_knowledge" or "h3".
 TERN_API std::string_view toString(Protocol protocol) noexcept;
 
 // The protocol named by `identifier`, one of toString()'s values. Throws IOException naming the

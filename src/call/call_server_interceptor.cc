@@ -1,12 +1,16 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "call/call_server_interceptor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "call/alt_svc_store.h"
+#include "call/client_access.h"
 #include "call/real_call.h"
 #include "call/real_interceptor_chain.h"
 #include "connection/exchange.h"
@@ -16,6 +20,7 @@
 #include "http/http_method.h"
 #include "http/message_framing.h"
 #include "io/ascii.h"
+#include "net/tls_context.h"
 #include "tern/buffered_sink.h"
 
 namespace tern::internal {
@@ -25,6 +30,28 @@ int64_t currentTimeMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
+}
+
+// Records the Alt-Svc field lines of `response` (RFC 7838) when `client` may use HTTP/3 and
+// the response comes from an authoritative origin (§2.1): over https, on a connection whose
+// certificate was verified, not one to a host the client's HandshakeCertificates let through
+// unverified (addInsecureHost). This is the one place every network response passes, as
+// received and before network interceptors could change it, with the connection it came on at
+// hand; cached responses never get here.
+void recordAltSvc(const Client& client, const RealConnection& connection,
+                  const Response& response) {
+  const HttpUrl& url = response.request().url();
+  const std::vector<Protocol>& protocols = client.protocols();
+  if (!url.isHttps() ||
+      std::find(protocols.begin(), protocols.end(), Protocol::HTTP_3) == protocols.end()) {
+    return;
+  }
+  std::vector<std::string> fieldLines = response.headers().values("Alt-Svc");
+  if (fieldLines.empty() || !connection.handshake()) return;
+  const Address& address = connection.route().address();
+  const std::shared_ptr<TlsContext>& tls = address.sslContext();
+  if (!tls || tls->isInsecure(url.host()) || tls->isInsecure(address.url().host())) return;
+  ClientAccess::altSvc(client).record(url, fieldLines, response.protocol());
 }
 
 }  // namespace
@@ -122,6 +149,7 @@ Response CallServerInterceptor::intercept(Chain& chain) {
     }
 
     exchange.responseHeadersEnd(response);
+    recordAltSvc(chain.client(), exchange.connection(), response);
 
     if (exchange.switchedProtocols(response)) {
       // The server switched to the protocol the request asked for (RFC 9110 §7.8; on HTTP/2 an

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "cache/cache_impl.h"
+#include "call/alt_svc_store.h"
 #include "call/bridge_interceptor.h"
 #include "call/cache_interceptor_adapter.h"
 #include "call/call_server_interceptor.h"
@@ -28,6 +29,7 @@ namespace tern {
 // list its calls run, made once here rather than per call.
 struct Client::State {
   explicit State(const Builder& builder) : settings(builder) {
+    settings.altSvc_->open(altSvcFallback(settings));
     const auto& network = settings.networkInterceptors_;
     chain.reserve(settings.interceptors_.size() + network.size() + 5);
     chain = settings.interceptors_;
@@ -96,6 +98,17 @@ struct Client::State {
     return made;
   }
 
+  // Where a client that may use HTTP/3 keeps Alt-Svc when it names no file: beside its HTTP
+  // cache (issue 20), so what one run learned serves the next.
+  static std::optional<std::filesystem::path> altSvcFallback(const Builder& settings) {
+    const std::vector<Protocol>& protocols = settings.protocols_;
+    if (!settings.cache_ ||
+        std::find(protocols.begin(), protocols.end(), Protocol::HTTP_3) == protocols.end()) {
+      return std::nullopt;
+    }
+    return settings.cache_->directory() / "alt-svc";
+  }
+
   Builder settings;
   std::vector<std::shared_ptr<Interceptor>> chain;
   mutable std::once_flag prototypesMade;
@@ -136,6 +149,11 @@ void Client::shutdown() const {
   // after it finds them idle (or closed) rather than busy.
   dispatcher()->shutdown();
   connectionPool()->evictAll();
+  try {
+    altSvcStore().save();
+  } catch (const IOException&) {
+    // shutdown() ends the client whatever the disk says; the file keeps what it last held.
+  }
 }
 
 std::chrono::milliseconds Client::connectTimeout() const noexcept {
@@ -240,6 +258,7 @@ const std::shared_ptr<EventListener::Factory>& Client::eventListenerFactory() co
 internal::RouteDatabase& Client::routeDatabase() const noexcept {
   return *state_->settings.routeDatabase_;
 }
+internal::AltSvcStore& Client::altSvcStore() const noexcept { return *state_->settings.altSvc_; }
 
 Client::Builder::Builder()
     : dispatcher_(std::make_shared<Dispatcher>()),
@@ -254,7 +273,8 @@ Client::Builder::Builder()
       hostnameVerifier_(OkHostnameVerifier::instance()),
       sslContext_(std::make_shared<internal::TlsContext>()),
       eventListenerFactory_(noEventListenerFactory()),
-      routeDatabase_(std::make_shared<internal::RouteDatabase>()) {}
+      routeDatabase_(std::make_shared<internal::RouteDatabase>()),
+      altSvc_(std::make_shared<internal::AltSvcStore>()) {}
 
 Client::Builder& Client::Builder::connectTimeout(std::chrono::nanoseconds timeout) {
   connectTimeout_ = internal::checkDuration("connectTimeout", timeout);
@@ -442,6 +462,11 @@ Client::Builder& Client::Builder::hsts(std::shared_ptr<Hsts> hsts) {
 
 Client::Builder& Client::Builder::cache(std::shared_ptr<Cache> cache) {
   cache_ = std::move(cache);
+  return *this;
+}
+
+Client::Builder& Client::Builder::altSvcFile(std::filesystem::path file) {
+  altSvc_ = std::make_shared<internal::AltSvcStore>(std::move(file));
   return *this;
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "call/alt_svc_store.h"
 #include "tern/address.h"
 #include "tern/client.h"
 #include "tern/http_url.h"
@@ -39,6 +40,10 @@ struct ClientAccess {
   static RouteDatabase& routeDatabase(const Client& client) noexcept {
     return client.routeDatabase();
   }
+
+  // The alternative services the client knows and the file they are kept in (shared like the
+  // pool): where responses' Alt-Svc is recorded, and what tests and the tool look up.
+  static AltSvcStore& altSvc(const Client& client) noexcept { return client.altSvcStore(); }
 };
 
 }  // namespace tern::internal

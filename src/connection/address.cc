@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "connection/address_access.h"
 #include "io/ascii.h"
@@ -17,6 +18,20 @@ int checkPort(int port) {
     throw std::invalid_argument("Address: unexpected port: " + std::to_string(port));
   }
   return port;
+}
+
+// Whether `a` and `b` make the same TCP connections: equal but for HTTP_3. h3 is never offered
+// in TCP's ALPN (it is found by Alt-Svc), so a client that adds it would otherwise stop sharing
+// the very connections it still makes over TCP with the client it was derived from.
+bool sameTcpProtocols(const std::vector<Protocol>& a, const std::vector<Protocol>& b) {
+  auto i = a.begin();
+  auto j = b.begin();
+  while (true) {
+    while (i != a.end() && *i == Protocol::HTTP_3) ++i;
+    while (j != b.end() && *j == Protocol::HTTP_3) ++j;
+    if (i == a.end() || j == b.end()) return i == a.end() && j == b.end();
+    if (*i++ != *j++) return false;
+  }
 }
 
 }  // namespace
@@ -74,7 +89,7 @@ bool Address::equalsNonHost(const Address& other) const noexcept {
   bool sameSettings =
       &a == &b ||  // Addresses one client made: the usual case, and no lists to compare.
       (a.dns == b.dns && a.proxyAuthenticator == b.proxyAuthenticator &&
-       a.protocols == b.protocols && a.connectionSpecs == b.connectionSpecs &&
+       sameTcpProtocols(a.protocols, b.protocols) && a.connectionSpecs == b.connectionSpecs &&
        a.sslContext == b.sslContext && a.hostnameVerifier == b.hostnameVerifier &&
        a.certificatePinner == b.certificatePinner && a.proxy == b.proxy &&
        a.proxySelector == b.proxySelector && a.proxySslContext == b.proxySslContext &&

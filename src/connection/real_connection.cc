@@ -41,7 +41,9 @@ std::string authority(const Address& address) {
          std::to_string(port);
 }
 
-// The ALPN identifiers to offer for `protocols` (RFC 7301), in the client's order of preference.
+// The ALPN identifiers to offer for `protocols` (RFC 7301), in the client's order of preference:
+// TCP's only. Never "h3": HTTP/3 runs over QUIC, found by Alt-Svc (RFC 9114 §3.1), and a server
+// picking it here would leave the connection speaking nothing we can read.
 std::vector<std::string> alpnProtocols(const std::vector<Protocol>& protocols) {
   std::vector<std::string> result;
   for (Protocol protocol : protocols) {

@@ -21,13 +21,15 @@ std::string_view toString(Protocol protocol) noexcept {
       return "h2";
     case Protocol::H2_PRIOR_KNOWLEDGE:
       return "h2_prior_knowledge";
+    case Protocol::HTTP_3:
+      return "h3";
   }
   return "http/1.1";
 }
 
 Protocol parseProtocol(std::string_view identifier) {
-  for (Protocol p :
-       {Protocol::HTTP_1_0, Protocol::HTTP_1_1, Protocol::HTTP_2, Protocol::H2_PRIOR_KNOWLEDGE}) {
+  for (Protocol p : {Protocol::HTTP_1_0, Protocol::HTTP_1_1, Protocol::HTTP_2,
+                     Protocol::H2_PRIOR_KNOWLEDGE, Protocol::HTTP_3}) {
     if (toString(p) == identifier) return p;
   }
   throw IOException("Unexpected protocol: " + std::string(identifier));

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <system_error>
 #include <utility>
 
@@ -33,7 +34,44 @@ class FdCloser {
   int fd_;
 };
 
+// `count` digits of `s` from `pos` as a number, or -1.
+int digits(std::string_view s, size_t pos, size_t count) {
+  if (pos + count > s.size()) return -1;
+  int value = 0;
+  for (size_t i = pos; i < pos + count; ++i) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    value = value * 10 + (s[i] - '0');
+  }
+  return value;
+}
+
 }  // namespace
+
+std::optional<std::chrono::sys_seconds> parseCurlStamp(std::string_view s) {
+  if (s.size() != 17 || s[8] != ' ' || s[11] != ':' || s[14] != ':') return std::nullopt;
+  int year = digits(s, 0, 4), month = digits(s, 4, 2), day = digits(s, 6, 2);
+  int hour = digits(s, 9, 2), minute = digits(s, 12, 2), second = digits(s, 15, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) {
+    return std::nullopt;
+  }
+  std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(month),
+                                   std::chrono::day(day)};
+  if (!date.ok() || hour > 23 || minute > 59 || second > 60) return std::nullopt;
+  return std::chrono::sys_days(date) + std::chrono::hours(hour) + std::chrono::minutes(minute) +
+         std::chrono::seconds(second);
+}
+
+std::string formatCurlStamp(std::chrono::sys_seconds time) {
+  std::chrono::sys_days days = std::chrono::floor<std::chrono::days>(time);
+  std::chrono::year_month_day date(days);
+  std::chrono::hh_mm_ss<std::chrono::seconds> clock(time - days);
+  char text[64];
+  std::snprintf(text, sizeof(text), "%04d%02u%02u %02d:%02d:%02d", static_cast<int>(date.year()),
+                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                static_cast<int>(clock.hours().count()), static_cast<int>(clock.minutes().count()),
+                static_cast<int>(clock.seconds().count()));
+  return text;
+}
 
 std::optional<std::string> readTextFile(const std::filesystem::path& path, std::string_view what) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -8,9 +9,9 @@
 
 namespace tern::internal {
 
-// Reading and atomically replacing the small text files the persistent stores keep (cookie
-// files, HSTS files). Each throws IOException whose message starts with `what` ("Cannot save
-// cookies to"), then names the file, the step and the reason.
+// Reading and atomically replacing the small text files the persistent stores keep (cookie,
+// HSTS and Alt-Svc files). Each throws IOException whose message starts with `what` ("Cannot
+// save cookies to"), then names the file, the step and the reason.
 
 // The whole of the file `path`, or std::nullopt if it does not exist.
 std::optional<std::string> readTextFile(const std::filesystem::path& path, std::string_view what);
@@ -21,5 +22,18 @@ std::optional<std::string> readTextFile(const std::filesystem::path& path, std::
 // private (0600). On failure the old file is intact and the temporary file removed.
 void writeTextFileAtomically(const std::filesystem::path& path, std::string_view text,
                              std::string_view what);
+
+// curl's timestamps in its HSTS and Alt-Svc files: "YYYYMMDD HH:MM:SS" in UTC.
+
+// The time `stamp` names, or std::nullopt if it is not one or names no real date and time.
+std::optional<std::chrono::sys_seconds> parseCurlStamp(std::string_view stamp);
+
+// `time` as a stamp; years past 9999 do not fit (callers write kLatestCurlStamp or "unlimited").
+std::string formatCurlStamp(std::chrono::sys_seconds time);
+
+// The latest time a stamp can hold.
+inline constexpr std::chrono::sys_seconds kLatestCurlStamp =
+    std::chrono::sys_days(std::chrono::year(9999) / 12 / 31) + std::chrono::hours(23) +
+    std::chrono::minutes(59) + std::chrono::seconds(59);
 
 }  // namespace tern::internal

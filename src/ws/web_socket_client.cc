@@ -203,9 +203,14 @@ std::shared_ptr<WebSocket> Client::newWebSocket(Request request,
   // A pooled HTTP/2 connection whose server accepts extended CONNECT carries the WebSocket as
   // one more stream (RFC 8441). Otherwise HTTP/1.1 only, so the handshake gets (or makes) a
   // connection that can switch protocols. No cache either way: it has nothing to do with a
-  // handshake.
+  // handshake. Never HTTP/3: WebSockets over it (RFC 9220) are not built; without h3 the
+  // handshake's address still matches the client's pooled TCP connections.
   Client::Builder handshakeBuilder = newBuilder().cache(nullptr);
-  if (!internal::upgradesOverHttp2(*this, request.url())) {
+  if (internal::upgradesOverHttp2(*this, request.url())) {
+    std::vector<Protocol> overTcp = protocols();
+    std::erase(overTcp, Protocol::HTTP_3);
+    handshakeBuilder.protocols(std::move(overTcp));
+  } else {
     handshakeBuilder.protocols({Protocol::HTTP_1_1});
   }
   Client handshakeClient = handshakeBuilder.build();

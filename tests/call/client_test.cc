@@ -137,6 +137,45 @@ TEST(ClientTest, ProtocolsAreValidatedAndDeduplicated) {
             std::vector<Protocol>{Protocol::H2_PRIOR_KNOWLEDGE});
 }
 
+TEST(ClientTest, Http3StandsBesideTcpProtocolsWithHttp11AsTheFallback) {
+  Client::Builder builder;
+  EXPECT_EQ(builder.protocols({Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1})
+                .build()
+                .protocols(),
+            (std::vector<Protocol>{Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1}));
+  EXPECT_EQ(builder.protocols({Protocol::HTTP_1_1, Protocol::HTTP_3}).build().protocols(),
+            (std::vector<Protocol>{Protocol::HTTP_1_1, Protocol::HTTP_3}));
+  try {
+    builder.protocols({Protocol::HTTP_3});
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "protocols must contain h2_prior_knowledge or http/1.1: [h3]");
+  }
+  EXPECT_THROW(builder.protocols({Protocol::HTTP_3, Protocol::HTTP_2}), std::invalid_argument);
+  try {
+    builder.protocols({Protocol::H2_PRIOR_KNOWLEDGE, Protocol::HTTP_3});
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "protocols containing h2_prior_knowledge cannot use other protocols: "
+                 "[h2_prior_knowledge, h3]");
+  }
+}
+
+TEST(ClientTest, AddingHttp3KeepsTheAddressSoTcpConnectionsAreShared) {
+  Client client;
+  Client withHttp3 = client.newBuilder()
+                         .protocols({Protocol::HTTP_2, Protocol::HTTP_3, Protocol::HTTP_1_1})
+                         .build();
+  HttpUrl url = HttpUrl::get("https://example.com/");
+  EXPECT_EQ(withHttp3.address(url), client.address(url));
+  EXPECT_EQ(withHttp3.address(url).protocols(),
+            (std::vector<Protocol>{Protocol::HTTP_2, Protocol::HTTP_3, Protocol::HTTP_1_1}));
+  // Another TCP offer is another connection.
+  Client http11 = client.newBuilder().protocols({Protocol::HTTP_1_1, Protocol::HTTP_3}).build();
+  EXPECT_FALSE(http11.address(url) == client.address(url));
+}
+
 TEST(ClientTest, PingIntervalDefaultsToNoneAndIsValidated) {
   Client::Builder builder;
   EXPECT_EQ(builder.build().pingInterval(), std::chrono::milliseconds(0));

@@ -209,6 +209,60 @@ TEST(AltSvcCacheTest, ClearAndGarbageDoNotEvict) {
   EXPECT_EQ(cache.lookup({"https", "b", 443}, kNow).size(), 1u);
 }
 
+TEST(AltSvcCacheTest, GenerationMovesWhenWhatIsKnownChangesNotWhenRenewed) {
+  AltSvcCache cache;
+  uint64_t start = cache.generation();
+  cache.put(kOrigin, "h3=\":443\"", kNow);
+  EXPECT_EQ(cache.generation(), start + 1);
+  cache.put(kOrigin, "h3=\":443\"", kNow + 1h);  // The same service, a later expiry.
+  cache.put(kOrigin, "h3=\":443\"; ma=60", kNow + 1h);
+  EXPECT_EQ(cache.generation(), start + 1);
+  cache.put(kOrigin, "h3=\":443\"", kNow + 2h, Protocol::HTTP_3);  // Heard over h3 now.
+  EXPECT_EQ(cache.generation(), start + 2);
+  cache.put(kOrigin, "h3=\":8443\"", kNow + 2h);
+  EXPECT_EQ(cache.generation(), start + 3);
+  cache.put(kOrigin, "garbage", kNow + 2h);                     // Taken as nothing.
+  cache.put({"https", "unknown.example", 443}, "clear", kNow);  // Nothing to forget.
+  cache.remove({"https", "unknown.example", 443});
+  EXPECT_EQ(cache.generation(), start + 3);
+  cache.put(kOrigin, "clear", kNow + 2h);
+  EXPECT_EQ(cache.generation(), start + 4);
+}
+
+TEST(AltSvcCacheTest, RecordsListOriginsOldestFirstWithFreshAlternatives) {
+  AltSvcCache cache;
+  cache.put({"https", "a", 443}, "h3=\":443\"; ma=60, h2=\":8443\"", kNow, Protocol::HTTP_1_1);
+  cache.put({"https", "b", 443}, "h3=\":443\"; ma=30", kNow);
+  std::vector<AltSvcCache::Record> records = cache.records(kNow + 40s);
+  ASSERT_EQ(records.size(), 1u);  // b has nothing fresh.
+  EXPECT_EQ(records[0].origin, (AltSvcOrigin{"https", "a", 443}));
+  ASSERT_EQ(records[0].entries.size(), 2u);
+  EXPECT_EQ(records[0].entries[0].service.protocolId, "h3");
+  EXPECT_EQ(records[0].entries[0].source, Protocol::HTTP_1_1);
+  EXPECT_EQ(records[0].entries[1].expiresAt, kNow + 24h);
+}
+
+TEST(AltSvcCacheTest, AddAppendsReplacesTheSameServiceAndIsBounded) {
+  AltSvcCache cache;
+  auto entry = [](std::string protocolId, int port, TimePoint expiresAt) {
+    AltService service;
+    service.protocolId = std::move(protocolId);
+    service.host = "example.com";
+    service.port = port;
+    return AltSvcCache::Entry{service, expiresAt};
+  };
+  cache.add(kOrigin, entry("h3", 443, kNow + 1h), kNow);
+  cache.add(kOrigin, entry("h2", 443, kNow + 1h), kNow);
+  cache.add(kOrigin, entry("h3", 443, kNow + 2h), kNow);  // Replaces the first.
+  cache.add(kOrigin, entry("h3", 9443, kNow), kNow);      // Expired: not kept.
+  std::vector<AltSvcCache::Entry> entries = cache.lookup(kOrigin, kNow);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].expiresAt, kNow + 2h);
+  EXPECT_EQ(entries[1].service.protocolId, "h2");
+  for (int port = 1; port < 200; ++port) cache.add(kOrigin, entry("h3", port, kNow + 1h), kNow);
+  EXPECT_EQ(cache.lookup(kOrigin, kNow).size(), AltSvcField::kMaxAlternatives);
+}
+
 TEST(AltSvcCacheTest, ConcurrentPutsAndLookups) {
   AltSvcCache cache(16);
   std::vector<std::thread> threads;

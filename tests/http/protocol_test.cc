@@ -15,6 +15,7 @@ TEST(ProtocolTest, ToStringGivesAlpnIdentifiers) {
   EXPECT_EQ(toString(Protocol::HTTP_1_1), "http/1.1");
   EXPECT_EQ(toString(Protocol::HTTP_2), "h2");
   EXPECT_EQ(toString(Protocol::H2_PRIOR_KNOWLEDGE), "h2_prior_knowledge");
+  EXPECT_EQ(toString(Protocol::HTTP_3), "h3");  // As OkHttp's Protocol.HTTP_3 and RFC 9114 §3.1.
 }
 
 TEST(ProtocolTest, StreamsAsItsIdentifier) {
@@ -24,8 +25,8 @@ TEST(ProtocolTest, StreamsAsItsIdentifier) {
 }
 
 TEST(ProtocolTest, ParseRoundTripsEveryProtocol) {
-  for (Protocol p :
-       {Protocol::HTTP_1_0, Protocol::HTTP_1_1, Protocol::HTTP_2, Protocol::H2_PRIOR_KNOWLEDGE}) {
+  for (Protocol p : {Protocol::HTTP_1_0, Protocol::HTTP_1_1, Protocol::HTTP_2,
+                     Protocol::H2_PRIOR_KNOWLEDGE, Protocol::HTTP_3}) {
     EXPECT_EQ(parseProtocol(toString(p)), p);
   }
 }
@@ -39,6 +40,7 @@ TEST(ProtocolTest, ParseRejectsUnknownIdentifierNamingIt) {
   }
   EXPECT_THROW(parseProtocol("HTTP/1.1"), IOException);  // ALPN ids are case-sensitive.
   EXPECT_THROW(parseProtocol(""), IOException);
+  EXPECT_THROW(parseProtocol("h3-29"), IOException);  // A draft's ID is not HTTP/3 itself.
 }
 
 }  // namespace

@@ -42,6 +42,23 @@ TEST(MockWebServerProtocolsTest, RejectsListsTheClientWouldReject) {
   EXPECT_THROW(server.setGoAwayAfterStreams(-1), std::invalid_argument);
 }
 
+TEST(MockWebServerProtocolsTest, RejectsHttp3UntilItServesQuic) {
+  MockWebServer server;
+  try {
+    server.setProtocols({Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1});
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "MockWebServer::setProtocols: HTTP/3 is not served yet");
+  }
+  try {
+    server.protocols({Protocol::HTTP_1_1, Protocol::HTTP_3});
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "MockWebServer::protocols: HTTP/3 is not served yet");
+  }
+  EXPECT_EQ(server.protocols(), (std::vector<Protocol>{Protocol::HTTP_2, Protocol::HTTP_1_1}));
+}
+
 TEST(MockWebServerPolicyTest, ResetStreamAtStartNamesItsCode) {
   SocketPolicy policy = SocketPolicy::ResetStreamAtStart{7};
   EXPECT_EQ(policy.toString(), "ResetStreamAtStart(http2ErrorCode=7)");

@@ -118,6 +118,7 @@ TEST(ExitCodeTest, SendFailuresAsCurl) {
       {EPIPE, Protocol::HTTP_2, 55},
       {ECONNRESET, Protocol::HTTP_2, 55},
       {ECONNRESET, Protocol::H2_PRIOR_KNOWLEDGE, 55},
+      {ECONNRESET, Protocol::HTTP_3, 55},
   };
   for (const Row& row : rows) {
     FailureContext c = context();

@@ -13,6 +13,7 @@ TEST(MessageTextTest, ResponseHeadAsReceived) {
   EXPECT_EQ(responseHead(Protocol::HTTP_1_0, 404, "Not Found", Headers()),
             "HTTP/1.0 404 Not Found\r\n\r\n");
   EXPECT_EQ(responseHead(Protocol::HTTP_2, 204, "", Headers()), "HTTP/2 204\r\n\r\n");
+  EXPECT_EQ(responseHead(Protocol::HTTP_3, 200, "", Headers()), "HTTP/3 200\r\n\r\n");
 }
 
 TEST(MessageTextTest, RequestHeadOverHttp2LeavesOutConnectionHeaders) {
@@ -24,6 +25,8 @@ TEST(MessageTextTest, RequestHeadOverHttp2LeavesOutConnectionHeaders) {
                         .build();
   EXPECT_EQ(requestHead(request, Protocol::HTTP_2),
             "GET /a?b HTTP/2\r\nHost: example.com\r\nAccept: */*\r\n\r\n");
+  EXPECT_EQ(requestHead(request, Protocol::HTTP_3),
+            "GET /a?b HTTP/3\r\nHost: example.com\r\nAccept: */*\r\n\r\n");
   EXPECT_EQ(requestHead(request, Protocol::HTTP_1_1),
             "GET /a?b HTTP/1.1\r\nHost: example.com\r\nConnection: Keep-Alive\r\nAccept: "
             "*/*\r\n\r\n");

@@ -502,8 +502,10 @@ TEST_F(ToolEndToEndTest, VersionNamesTheLibraries) {
   EXPECT_THAT(run.out,
               HasSubstr(" nghttp2/" + std::string(nghttp2_version(0)->version_str) + "\n"));
   EXPECT_THAT(run.out, HasSubstr("\nProtocols: http https\n"));
-  EXPECT_THAT(run.out, ::testing::EndsWith(
-                           "\nFeatures: HTTP2 IDN IPv6 Largefile libz PSL SSL threadsafe\n"));
+  EXPECT_THAT(run.out,
+              ::testing::EndsWith(
+                  "\nFeatures: alt-svc HTTP2 IDN IPv6 Largefile libz PSL SSL threadsafe\n"));
+  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("HTTP3")));  // Not before QUIC is wired in.
 }
 
 // Each feature tern names is one curl names (the same word, as scripts grep for it).

@@ -83,6 +83,8 @@ TEST(WriteOutTest, HttpVersionAsCurlPrintsIt) {
   EXPECT_EQ(expand("%{http_version}", info).out, "2");
   info.protocol = Protocol::H2_PRIOR_KNOWLEDGE;
   EXPECT_EQ(expand("%{http_version}", info).out, "2");
+  info.protocol = Protocol::HTTP_3;
+  EXPECT_EQ(expand("%{http_version}", info).out, "3");
 }
 
 TEST(WriteOutTest, FailedTransferHasZeroCodeAndItsError) {

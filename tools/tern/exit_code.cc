@@ -90,13 +90,14 @@ TransferError http2Failure(const IOException& e, const FailureContext& context) 
 //   reading: then the reset that follows fails the send (55, "Broken pipe"). tern sends an
 //   HTTP/1.1 request before it reads, so its write sees both, and the write's error tells which:
 //   EPIPE once the server had closed its side, ECONNRESET for a reset of an open connection;
-// - over HTTP/2 both clients read on their own while they write, and whichever call sees the
-//   failure first reports it: a write's is 55 (tern's reader thread, had it seen it first, would
-//   have failed the stream with its read's error instead).
+// - over HTTP/2 (and HTTP/3) both clients read on their own while they write, and whichever call
+//   sees the failure first reports it: a write's is 55 (tern's reader thread, had it seen it
+//   first, would have failed the stream with its read's error instead).
 TransferError sendFailure(const SocketWriteException& e, const FailureContext& context) {
-  bool http2 =
-      context.protocol == Protocol::HTTP_2 || context.protocol == Protocol::H2_PRIOR_KNOWLEDGE;
-  if (!http2 && e.errorNumber() != EPIPE) return {kExitRecvError, e.what()};
+  bool multiplexed = context.protocol == Protocol::HTTP_2 ||
+                     context.protocol == Protocol::H2_PRIOR_KNOWLEDGE ||
+                     context.protocol == Protocol::HTTP_3;
+  if (!multiplexed && e.errorNumber() != EPIPE) return {kExitRecvError, e.what()};
   return {kExitSendError, std::string("Send failure: ") + e.what()};
 }
 

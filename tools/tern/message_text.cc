@@ -34,6 +34,8 @@ std::string_view httpVersionText(Protocol protocol) {
     case Protocol::HTTP_2:
     case Protocol::H2_PRIOR_KNOWLEDGE:
       return "HTTP/2";
+    case Protocol::HTTP_3:
+      return "HTTP/3";  // curl's status line: "HTTP/3 200".
   }
   return "HTTP/1.1";
 }
@@ -53,11 +55,13 @@ std::string responseHead(Protocol protocol, int code, std::string_view message,
 }
 
 std::string requestHead(const Request& request, Protocol protocol, bool usesHttpProxy) {
-  const bool http2 = protocol == Protocol::HTTP_2 || protocol == Protocol::H2_PRIOR_KNOWLEDGE;
-  std::string text = http2 ? request.method() + " " + internal::requestPath(request.url())
-                           : internal::requestLine(request, usesHttpProxy);
-  text += http2 ? " HTTP/2\r\n" : "\r\n";
-  if (!http2) {
+  // HTTP/2 and HTTP/3 send fields, not a request line; curl shows one made of the pseudo-fields.
+  const bool fields = protocol == Protocol::HTTP_2 || protocol == Protocol::H2_PRIOR_KNOWLEDGE ||
+                      protocol == Protocol::HTTP_3;
+  std::string text = fields ? request.method() + " " + internal::requestPath(request.url())
+                            : internal::requestLine(request, usesHttpProxy);
+  text += fields ? " " + std::string(httpVersionText(protocol)) + "\r\n" : "\r\n";
+  if (!fields) {
     appendHeaders(text, request.headers());
     return text;
   }

@@ -336,6 +336,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
                "Ignore session cookies read from file");
   repeatable(
       valueInto("--hsts", options.hstsFiles, "<file name>", "Enable HSTS with this cache file"));
+  repeatable(valueInto("--alt-svc", options.altSvcFiles, "<file name>",
+                       "Enable alt-svc with this cache file"));
   CLI::Option* dumpHeader =
       value("-D,--dump-header", "<filename>", "Write the received headers to <filename>");
   app.add_flag("--create-dirs", options.createDirs, "Create necessary local directory hierarchy");

@@ -77,6 +77,9 @@ struct Options {
   // --hsts FILE, as curl's (see hsts_cache.h): every file read at the start, the last one
   // written at the end; "" keeps the cache in memory only.
   std::vector<std::string> hstsFiles;
+  // --alt-svc FILE, as curl's (see alt_svc_setup.h): the last one is the client's Alt-Svc file,
+  // "" keeps the cache in memory only; any of them lets the client record HTTP/3 alternatives.
+  std::vector<std::string> altSvcFiles;
   std::optional<std::string> limitRate;  // --limit-rate SPEED: "100K", "1M" bytes a second.
   // -C/--continue-at: resume at this byte offset, or ("-") at the output file's size.
   std::optional<std::string> continueAt;

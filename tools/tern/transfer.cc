@@ -22,6 +22,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "alt_svc_setup.h"
 #include "cookie_engine.h"
 #include "exit_code.h"
 #include "hsts_cache.h"
@@ -120,7 +121,7 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
                   std::shared_ptr<TransferEvents> events,
                   const std::shared_ptr<RedirectFollower>& follower, std::shared_ptr<Cache> cache,
                   const std::shared_ptr<CookieEngine>& cookies,
-                  const std::shared_ptr<HstsCache>& hsts, std::ostream& err) {
+                  const std::shared_ptr<HstsCache>& hsts, DebugOutput* debug, std::ostream& err) {
   Client::Builder builder;
   configureTls(options, builder, err);
   // curl has no read or write timeout: a slow transfer runs until -m stops it.
@@ -136,16 +137,17 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
   switch (options.httpVersion) {
     case Options::HttpVersion::kHttp11:
       events->setAlpnOffers("http/1.1");
-      builder.protocols({Protocol::HTTP_1_1});
+      builder.protocols(withAltSvcDiscovery(options, {Protocol::HTTP_1_1}));
       break;
     case Options::HttpVersion::kHttp2PriorKnowledge:
       builder.protocols({Protocol::H2_PRIOR_KNOWLEDGE});
       break;
     case Options::HttpVersion::kDefault:
     case Options::HttpVersion::kHttp2:
-      builder.protocols({Protocol::HTTP_2, Protocol::HTTP_1_1});
+      builder.protocols(withAltSvcDiscovery(options, {Protocol::HTTP_2, Protocol::HTTP_1_1}));
       break;
   }
+  useAltSvcFile(options, builder, debug);
   std::shared_ptr<Dns> dns = options.dohUrl ? dohDns(options, err) : Dns::system();
   if (options.ipResolve != Options::IpResolve::kAny) {
     dns = familyDns(std::move(dns), options.ipResolve == Options::IpResolve::kIpv6);
@@ -360,7 +362,7 @@ TransferRunner::TransferRunner(const Options& options, std::ostream& out, std::o
       cookies_(CookieEngine::forOptions(options)),
       hsts_(HstsCache::forOptions(options, debug_)),
       client_(makeClient(options, proxies_, connectTo_, resolve_, observer_, events_, follower_,
-                         cache_, cookies_, hsts_, err)) {}
+                         cache_, cookies_, hsts_, debug_.get(), err)) {}
 
 int TransferRunner::run() {
   int exitCode = runTransfers();

@@ -32,7 +32,8 @@ void printVersion(std::ostream& out) {
       << nghttp2_version(0)->version_str << "\n"
       << "Release-Date: [unreleased]\n"
       << "Protocols: http https\n"
-      << "Features: HTTP2 IDN IPv6 Largefile libz PSL SSL threadsafe\n";
+      // curl's names, in its order (case-insensitive). Not HTTP3 until QUIC is wired in.
+      << "Features: alt-svc HTTP2 IDN IPv6 Largefile libz PSL SSL threadsafe\n";
 }
 
 }  // namespace tern::tool

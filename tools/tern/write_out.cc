@@ -42,6 +42,8 @@ std::string httpVersion(const std::optional<Protocol>& protocol) {
     case Protocol::HTTP_2:
     case Protocol::H2_PRIOR_KNOWLEDGE:
       return "2";
+    case Protocol::HTTP_3:
+      return "3";
   }
   return "0";
 }

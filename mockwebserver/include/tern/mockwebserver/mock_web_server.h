@@ -123,7 +123,7 @@ class TERN_API MockWebServer {
 
   // The protocols the server selects from by ALPN, in its order of preference. Must contain
   // HTTP_1_1. Default {HTTP_2, HTTP_1_1}: over TLS a client offering h2 is served HTTP/2.
-  // Throws std::invalid_argument without HTTP_1_1,
+  // Throws std::invalid_argument without HTTP_1_1 or with HTTP_3 ("HTTP/3 is not served yet"),
   // std::logic_error once started. The same list as setProtocols() below.
   void protocols(std::vector<Protocol> protocols);
 
@@ -158,7 +158,8 @@ class TERN_API MockWebServer {
   // The protocols to serve, as OkHttp's MockWebServer.protocols: {HTTP_2, HTTP_1_1} by default
   // (HTTP/1.1 on cleartext), or exactly {H2_PRIOR_KNOWLEDGE} to serve every connection as
   // HTTP/2 without negotiation (RFC 9113 §3.3). Applies to connections accepted afterwards.
-  // Throws std::invalid_argument as Client::Builder::protocols() does for a bad list.
+  // Throws std::invalid_argument as Client::Builder::protocols() does for a bad list, and for
+  // HTTP_3 ("MockWebServer::setProtocols: HTTP/3 is not served yet"): QUIC is not served yet.
   void setProtocols(std::vector<Protocol> protocols);
   std::vector<Protocol> protocols() const;
 
