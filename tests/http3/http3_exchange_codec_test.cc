@@ -40,8 +40,7 @@ class NullListener final : public Http3Connection::Listener {
   void onShutdown() override {}
 };
 
-// TODO(HTTP_3): Protocol::HTTP_3 once include/tern/protocol.h has it.
-constexpr Protocol kProtocol = Protocol::HTTP_2;
+constexpr Protocol kProtocol = Protocol::HTTP_3;
 
 class Http3ExchangeCodecTest : public ::testing::Test {
  protected:
