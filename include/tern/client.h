@@ -33,6 +33,7 @@
 #include "tern/tls/handshake_certificates.h"
 
 namespace tern::internal {
+class AltSvcCache;
 class AltSvcStore;
 class RouteDatabase;
 class TlsContext;
@@ -149,6 +150,8 @@ class TERN_API Client {
   const std::vector<std::shared_ptr<Interceptor>>& callInterceptors() const noexcept;
   internal::RouteDatabase& routeDatabase() const noexcept;
   internal::AltSvcStore& altSvcStore() const noexcept;
+  // The store's cache when the client may use HTTP/3, else null (for the connection layer).
+  std::shared_ptr<internal::AltSvcCache> altSvcCache() const;
 
   struct State;
   explicit Client(std::shared_ptr<const State> state) : state_(std::move(state)) {}

@@ -58,6 +58,7 @@ struct Client::State {
       connect->settings.pingInterval = settings.pingInterval_;
       connect->settings.retryOnConnectionFailure = settings.retryOnConnectionFailure_;
       connect->settings.fastFallback = settings.fastFallback_;
+      connect->settings.altSvc = altSvcCache(settings);
       connect->connectTimeout = settings.connectTimeout_;
       connect->readTimeout = settings.readTimeout_;
       connect->writeTimeout = settings.writeTimeout_;
@@ -96,6 +97,16 @@ struct Client::State {
     std::lock_guard lock(lastAddressMutex);
     lastAddress[https ? 1 : 0] = made;
     return made;
+  }
+
+  // The Alt-Svc cache the connection layer looks up for HTTP/3 alternatives, when the client may
+  // use HTTP/3 (its protocols include HTTP_3), else null.
+  static std::shared_ptr<internal::AltSvcCache> altSvcCache(const Builder& settings) {
+    const std::vector<Protocol>& protocols = settings.protocols_;
+    if (std::find(protocols.begin(), protocols.end(), Protocol::HTTP_3) == protocols.end()) {
+      return nullptr;
+    }
+    return {settings.altSvc_, &settings.altSvc_->cache()};  // Shares the store's lifetime.
   }
 
   // Where a client that may use HTTP/3 keeps Alt-Svc when it names no file: beside its HTTP
@@ -259,6 +270,9 @@ internal::RouteDatabase& Client::routeDatabase() const noexcept {
   return *state_->settings.routeDatabase_;
 }
 internal::AltSvcStore& Client::altSvcStore() const noexcept { return *state_->settings.altSvc_; }
+std::shared_ptr<internal::AltSvcCache> Client::altSvcCache() const {
+  return State::altSvcCache(state_->settings);
+}
 
 Client::Builder::Builder()
     : dispatcher_(std::make_shared<Dispatcher>()),

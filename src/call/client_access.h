@@ -44,6 +44,10 @@ struct ClientAccess {
   // The alternative services the client knows and the file they are kept in (shared like the
   // pool): where responses' Alt-Svc is recorded, and what tests and the tool look up.
   static AltSvcStore& altSvc(const Client& client) noexcept { return client.altSvcStore(); }
+  // Its cache, for the connection layer, when the client may use HTTP/3; else null.
+  static std::shared_ptr<AltSvcCache> altSvcCache(const Client& client) {
+    return client.altSvcCache();
+  }
 };
 
 }  // namespace tern::internal

@@ -244,6 +244,7 @@ void RealCall::enterNetworkInterceptorExchange(const Client& client, const Reque
   settings.pingInterval = client.pingInterval();
   settings.retryOnConnectionFailure = client.retryOnConnectionFailure();
   settings.fastFallback = client.fastFallback();
+  settings.altSvc = ClientAccess::altSvcCache(client);
   auto finder = std::make_shared<ExchangeFinder>(pool(), std::move(address), settings,
                                                  ClientAccess::routeDatabase(client), *this);
   MutexLock lock(mutex_);

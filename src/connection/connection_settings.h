@@ -2,6 +2,9 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
+
+#include "http/alt_svc_cache.h"
 
 namespace tern::internal {
 
@@ -21,6 +24,9 @@ struct ConnectionSettings {
   // before the next one starts beside it.
   bool fastFallback = true;
   std::chrono::milliseconds fastFallbackDelay{250};
+  // The client's Alt-Svc cache when its protocols include HTTP/3, else null: an origin with a
+  // fresh "h3" alternative there is connected to over QUIC, raced against TCP.
+  std::shared_ptr<AltSvcCache> altSvc;
 };
 
 }  // namespace tern::internal

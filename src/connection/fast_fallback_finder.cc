@@ -89,6 +89,9 @@ struct Attempt {
 std::shared_ptr<RealConnection> FastFallbackFinder::find() {
   RoutePlanner::PlanPtr first = planner_.plan();
   if (first->isReady()) return first->handleSuccess();
+  // HTTP/3 is always raced against TCP (a network may drop UDP); other connects only with
+  // fast fallback on.
+  const bool racing = racing_ || first->isQuic();
 
   struct Race {
     Mutex mutex;
@@ -113,7 +116,7 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
     raw->plan->launched();
     inFlight.push_back(std::move(attempt));
     nextLaunch = clock_.now() + connectDelay_;
-    if (racing_ && Fiber::parkable() != nullptr) {
+    if (racing && Fiber::parkable() != nullptr) {
       // An enqueued call on the fiber engine: the connect is a fiber beside it, which parks
       // while the socket connects, rather than a TaskRunner thread per attempt.
       auto connect = std::make_shared<FiberConnect>();
@@ -129,7 +132,7 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
         // No fiber could start (the dispatcher is shutting down): a TaskRunner thread, below.
       }
     }
-    if (racing_) {
+    if (racing) {
       try {
         raw->queue = taskRunner_.newQueue("tern connect");
         raw->queue->execute("connect", std::chrono::nanoseconds(0), false, [raw, finish] {
@@ -181,10 +184,10 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
     std::function<void()> cancel;
     ~CancelOnExit() { cancel(); }
   } cancelOnExit{[&] {
-    if (racing_) planner_.setRacePlansListener(nullptr);
+    if (racing) planner_.setRacePlansListener(nullptr);
     cancelOthers(nullptr);
   }};
-  if (racing_) {
+  if (racing) {
     planner_.setRacePlansListener([race] {
       MutexLock lock(race->mutex);
       race->changed.notify_all();
@@ -199,12 +202,12 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
       while (race->finished.empty()) {
         // Another plan is launched when the last has had its time, or at once when none is in
         // flight (a race only).
-        const bool canLaunch = racing_ && planner_.hasNextRacePlan();
+        const bool canLaunch = racing && planner_.hasNextRacePlan();
         if (canLaunch && (inFlight.empty() || clock_.now() >= nextLaunch)) break;
         if (inFlight.empty()) {
           // Nothing in flight and nothing to launch yet: wait for the rest of the host's
           // addresses (looking at the call's cancel now and then), or give up.
-          if (!racing_ || !planner_.awaitingRacePlans() || planner_.isCanceled()) break;
+          if (!racing || !planner_.awaitingRacePlans() || planner_.isCanceled()) break;
           race->changed.wait_for(lock.native(), std::chrono::milliseconds(50));
         } else if (canLaunch) {
           clock_.waitUntil(lock.native(), race->changed, nextLaunch);
@@ -219,7 +222,7 @@ std::shared_ptr<RealConnection> FastFallbackFinder::find() {
     }
     if (!done) {
       if (planner_.isCanceled()) throw InterruptedIOException("Canceled");
-      if (racing_ && planner_.hasNextRacePlan()) {
+      if (racing && planner_.hasNextRacePlan()) {
         launch(planner_.nextRacePlan());
         continue;
       }

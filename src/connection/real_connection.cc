@@ -18,6 +18,8 @@
 #include "http1/http1_exchange_codec.h"
 #include "http2/error_code.h"
 #include "http2/http2_exchange_codec.h"
+#include "http3/http3_error_code.h"
+#include "http3/http3_exchange_codec.h"
 #include "net/socks5.h"
 #include "net/stream_tls_transport.h"
 #include "net/tls_context.h"
@@ -72,11 +74,48 @@ std::string hostnameMismatch(const std::string& host, const std::vector<Certific
 
 }  // namespace
 
+// HTTP/2's and HTTP/3's codes (RFC 9113 §7, RFC 9114 §8.1) do not overlap: 0x7 and 0x8, 0x10b
+// and 0x10c.
+bool isRefusedStream(const StreamResetException& e) {
+  return e.errorCode() == static_cast<uint32_t>(ErrorCode::REFUSED_STREAM) ||
+         e.errorCode() == static_cast<uint32_t>(Http3ErrorCode::H3_REQUEST_REJECTED);
+}
+
+bool isCanceledStream(const StreamResetException& e) {
+  return e.errorCode() == static_cast<uint32_t>(ErrorCode::CANCEL) ||
+         e.errorCode() == static_cast<uint32_t>(Http3ErrorCode::H3_REQUEST_CANCELLED);
+}
+
 RealConnection::RealConnection(RealConnectionPool& pool, Route route)
     : pool_(pool),
       route_(std::move(route)),
       socket_(std::make_unique<Socket>()),
       idleAtNanos_(pool.nanoTime()) {}
+
+RealConnection::RealConnection(RealConnectionPool& pool, Route route, OverQuic)
+    : pool_(pool),
+      route_(std::move(route)),
+      socket_(std::make_unique<Socket>()),
+      protocol_(Protocol::HTTP_3),
+      idleAtNanos_(pool.nanoTime()) {
+  const Address& address = route_.address();
+  if (!address.sslContext() || !route_.proxy().isDirect()) {
+    throw std::invalid_argument("RealConnection: HTTP/3 needs https with no proxy");
+  }
+  const HttpUrl& url = address.url();
+  // The alternative must prove it is the origin: its chain is checked for the origin's host
+  // (RFC 7838 §2.1), as a TLS handshake over TCP would check it.
+  auto verify = [this](const std::vector<Certificate>& chain) {
+    const Address& address = route_.address();
+    const HttpUrl& url = address.url();
+    address.sslContext()->verifyServerChain(chain, url.host(),
+                                            url.host() + ":" + std::to_string(url.port()));
+    quicPeerCertificates_ = authenticatePeer(address, chain);
+  };
+  http3Connection_ =
+      std::make_unique<Http3Connection>(url.host(), route_.socketAddress(), std::move(verify),
+                                        static_cast<Http3Connection::Listener&>(*this));
+}
 
 RealConnection::~RealConnection() = default;
 
@@ -88,7 +127,23 @@ void RealConnection::connect(std::chrono::milliseconds connectTimeout,
 }
 
 void RealConnection::connectSocket(std::chrono::milliseconds connectTimeout) {
-  socket_->connect(route_.socketAddress(), connectTimeout);
+  if (!http3Connection_) {
+    socket_->connect(route_.socketAddress(), connectTimeout);
+    return;
+  }
+  if (canceled_) throw InterruptedIOException("Canceled");
+  try {
+    http3Connection_->connect(connectTimeout);
+  } catch (...) {
+    // cancel() closed the connection under the handshake: what failed is the race it lost.
+    if (canceled_) throw InterruptedIOException("Canceled");
+    throw;
+  }
+  Handshake quic = http3Connection_->handshake();
+  handshake_.emplace(quic.tlsVersion(), quic.cipherSuite(), quicPeerCertificates_,
+                     std::vector<Certificate>{});
+  MutexLock lock(pool_.mutex());
+  allocationLimit_ = http3Connection_->maxConcurrentStreams();
 }
 
 void RealConnection::setTunnelRequest(Request request, int attempt) {
@@ -99,6 +154,13 @@ void RealConnection::setTunnelRequest(Request request, int attempt) {
 void RealConnection::connectTlsEtc(std::chrono::milliseconds connectTimeout,
                                    ConnectionSpecSelector& specSelector,
                                    const ConnectionSettings& settings, ConnectionUser& user) {
+  if (http3Connection_) {
+    // The QUIC handshake (TLS 1.3 inside it) ran in connectSocket(), off this thread when
+    // connects race; its events are reported here, after the fact, in the order TCP's come.
+    user.secureConnectStart();
+    user.secureConnectEnd(&*handshake_);
+    return;
+  }
   const Proxy& proxy = route_.proxy();
   if (proxy.type() == Proxy::Type::SOCKS) connectSocks(connectTimeout);
   if (proxy.type() == Proxy::Type::HTTPS) connectProxyTls(connectTimeout);
@@ -331,6 +393,10 @@ void RealConnection::connectTls(std::chrono::milliseconds connectTimeout,
 
 std::unique_ptr<ExchangeCodec> RealConnection::newCodec(std::chrono::milliseconds readTimeout,
                                                         std::chrono::milliseconds writeTimeout) {
+  if (http3Connection_) {
+    return std::make_unique<Http3ExchangeCodec>(*this, *http3Connection_, protocol_, readTimeout,
+                                                writeTimeout);
+  }
   if (http2Connection_) {
     return std::make_unique<Http2ExchangeCodec>(*this, *http2Connection_, protocol_, readTimeout,
                                                 writeTimeout);
@@ -363,6 +429,13 @@ bool RealConnection::isEligibleLocked(const Address& address,
   // Everything but the host must match: the same client settings, scheme and port.
   const Address& own = route_.address();
   if (!own.equalsNonHost(address)) return false;
+  if (http3Connection_) {
+    // Address equality leaves HTTP/3 out (so it does not split TCP pools): an HTTP/3 connection
+    // serves only calls that may use HTTP/3, to its own origin (no coalescing over QUIC yet).
+    const std::vector<Protocol>& protocols = address.protocols();
+    return std::find(protocols.begin(), protocols.end(), Protocol::HTTP_3) != protocols.end() &&
+           address.url().host() == own.url().host();
+  }
   if (address.url().host() == own.url().host()) return true;
 
   // Another host: only by coalescing an HTTP/2 connection (RFC 9113 §9.1.1), whose server has
@@ -415,6 +488,8 @@ void RealConnection::onShutdown() {
 }
 
 bool RealConnection::isHealthy(bool doExtensiveChecks) {
+  // QUIC knows its own health: shut down, failed, or closed after its idle timeout.
+  if (http3Connection_) return !canceled_ && http3Connection_->isHealthy();
   if (!socket_->isHealthy(false)) return false;
   // HTTP/2 knows its own health: shut down, or a ping after a read timeout went unanswered.
   if (http2Connection_) return http2Connection_->isHealthy();
@@ -435,6 +510,7 @@ bool RealConnection::isHealthy(bool doExtensiveChecks) {
 }
 
 std::exception_ptr RealConnection::failure() {
+  if (http3Connection_) return http3Connection_->failure();
   return http2Connection_ ? http2Connection_->failure() : nullptr;
 }
 
@@ -447,19 +523,26 @@ void RealConnection::noNewExchanges() {
   noNewExchanges_ = true;
 }
 
-void RealConnection::cancel() { socket_->cancel(); }
+void RealConnection::cancel() {
+  if (http3Connection_) {
+    canceled_ = true;
+    http3Connection_->cancel();  // Breaks a handshake in progress and every stream; no waiting.
+    return;
+  }
+  socket_->cancel();
+}
 
 void RealConnection::trackFailure(const IOException& e, bool userCanceled,
                                   RouteDatabase& routeDatabase) {
   MutexLock lock(pool_.mutex());
-  if (http2Connection_) {
+  if (http2Connection_ || http3Connection_) {
     // A failed stream leaves the connection to the others, as OkHttp's trackFailure: except a
     // second REFUSED_STREAM, a reset other than the caller's own cancel, or a shut down
     // connection. A stream over a lowered limit is just that call's bad luck.
     if (const auto* reset = dynamic_cast<const StreamResetException*>(&e)) {
-      if (reset->errorCode() == static_cast<uint32_t>(ErrorCode::REFUSED_STREAM)) {
+      if (isRefusedStream(*reset)) {
         if (++refusedStreamCount_ <= 1) return;
-      } else if (reset->errorCode() == static_cast<uint32_t>(ErrorCode::CANCEL) && userCanceled) {
+      } else if (isCanceledStream(*reset) && userCanceled) {
         return;
       }
     } else if (const auto* shutdown = dynamic_cast<const ConnectionShutdownException*>(&e)) {
@@ -477,6 +560,10 @@ void RealConnection::trackFailure(const IOException& e, bool userCanceled,
 }
 
 void RealConnection::closeSocket() noexcept {
+  if (http3Connection_) {
+    http3Connection_->close();  // CONNECTION_CLOSE, then its reader thread ends.
+    return;
+  }
   if (http2Connection_) http2Connection_->close();  // Joins its reader before the socket closes.
   // A close_notify first, so the server sees a clean end, and OpenSSL keeps the TLS session for
   // resumption (it forgets sessions of connections that end without one).
@@ -485,6 +572,9 @@ void RealConnection::closeSocket() noexcept {
   socket_->close();
 }
 
-InetSocketAddress RealConnection::localAddress() const { return socket_->localAddress(); }
+InetSocketAddress RealConnection::localAddress() const {
+  if (http3Connection_) return http3Connection_->localAddress();
+  return socket_->localAddress();
+}
 
 }  // namespace tern::internal

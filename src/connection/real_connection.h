@@ -1,6 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "connection/real_connection_pool.h"
 #include "http/exchange_codec.h"
 #include "http2/http2_connection.h"
+#include "http3/http3_connection.h"
 #include "net/socket.h"
 #include "net/tls_socket.h"
 #include "tern/buffered_sink.h"
@@ -36,6 +38,12 @@ struct TunnelRetry {
   int attempt;  // How many tunnels were tried so far.
 };
 
+// True if the peer reset a stream without processing it (HTTP/2's REFUSED_STREAM, HTTP/3's
+// H3_REQUEST_REJECTED): the request may go again on another connection.
+bool isRefusedStream(const StreamResetException& e);
+// True for a reset that cancels the stream (HTTP/2's CANCEL, HTTP/3's H3_REQUEST_CANCELLED).
+bool isCanceledStream(const StreamResetException& e);
+
 // Authenticates the server of `address` whose chain (`peer`, leaf first, as sent) the TLS
 // handshake has verified: its leaf must name the host (the address's HostnameVerifier), and when
 // pins apply to the host the chain cleaned to a trusted root must hold a pinned key
@@ -46,21 +54,23 @@ struct TunnelRetry {
 std::vector<Certificate> authenticatePeer(const Address& address,
                                           const std::vector<Certificate>& peer);
 
-// One TCP connection to a server (with TLS on top for https), as OkHttp's RealConnection:
-// HTTP/1.1 carries one exchange at a time; HTTP/2 (an Http2Connection over the socket, or over
-// TLS when ALPN chose h2) carries up to the peer's MAX_CONCURRENT_STREAMS at once. Made by
+// One connection to a server, as OkHttp's RealConnection: a TCP connection (with TLS on top for
+// https) or, for HTTP/3, a QUIC connection. HTTP/1.1 carries one exchange at a time; HTTP/2 (an
+// Http2Connection over the socket, or over TLS when ALPN chose h2) and HTTP/3 (an
+// Http3Connection over its own UDP socket) carry up to the peer's stream limit at once. Made by
 // ExchangeFinder, connected on the call's thread, then owned by the pool (std::shared_ptr),
 // which lends it to calls.
 //
 // Threads and locks: the call that makes it connects it; the calls holding it drive their
-// codecs; any thread may cancel() it; an HTTP/2 connection's reader thread reports settings and
-// shutdown through Http2Connection::Listener. The bookkeeping below (calls_, noNewExchanges_,
-// allocationLimit_, counts, idleAtNanos_) is guarded by the pool's mutex
-// (RealConnectionPool::mutex()), so the pool can scan it; methods named *Locked expect that lock
-// held (TERN_REQUIRES), the others take it.
+// codecs; any thread may cancel() it; an HTTP/2 or HTTP/3 connection's reader thread reports
+// settings and shutdown through its Listener (one onSettings() and onShutdown() serve both). The
+// bookkeeping below (calls_, noNewExchanges_, allocationLimit_, counts, idleAtNanos_) is guarded by
+// the pool's mutex (RealConnectionPool::mutex()), so the pool can scan it; methods named *Locked
+// expect that lock held (TERN_REQUIRES), the others take it.
 class RealConnection final : public Connection,
                              public ExchangeCodec::Carrier,
-                             private Http2Connection::Listener {
+                             private Http2Connection::Listener,
+                             private Http3Connection::Listener {
  public:
   // How long a connection may sit idle before reuse without the extensive health check
   // (a non-blocking read to see whether the peer has closed it). OkHttp's 10 s.
@@ -69,6 +79,15 @@ class RealConnection final : public Connection,
   // A connection over `route`, not connected yet. Its socket exists from the start, so cancel()
   // can stop connect(). Throws IOException if no socket can be made.
   RealConnection(RealConnectionPool& pool, Route route);
+
+  // Picks the QUIC constructor.
+  struct OverQuic {};
+  // An HTTP/3 connection over QUIC for `route`: an https address with no proxy, whose socket
+  // address is the IP address and UDP port of the origin's "h3" alternative service (RFC 7838),
+  // not connected yet. connectSocket() runs the whole QUIC handshake, the TLS 1.3 inside it
+  // included: the server must prove it is the origin (RFC 7838 §2.1), with the address's trust,
+  // hostname verifier and pins, as over TCP. connectTlsEtc() then only reports the handshake.
+  RealConnection(RealConnectionPool& pool, Route route, OverQuic);
   ~RealConnection() override;
   RealConnection(const RealConnection&) = delete;
   RealConnection& operator=(const RealConnection&) = delete;
@@ -89,6 +108,8 @@ class RealConnection final : public Connection,
   // connect() in its two steps, for fast fallback, which races TCP connects on other threads
   // and runs the rest on the call's: the TCP connect alone (any thread; cancel() breaks it),
   // then TLS and HTTP/2 on the thread that will use the connection.
+  // For QUIC, connectSocket() is the QUIC handshake, and throws what Http3Connection::connect()
+  // throws, or InterruptedIOException("Canceled") after cancel().
   void connectSocket(std::chrono::milliseconds connectTimeout);
   void connectTlsEtc(std::chrono::milliseconds connectTimeout, ConnectionSpecSelector& specSelector,
                      const ConnectionSettings& settings, ConnectionUser& user);
@@ -117,10 +138,13 @@ class RealConnection final : public Connection,
   bool isEligibleLocked(const Address& address, const std::vector<Route>* routes) const
       TERN_REQUIRES(pool_.mutex());
 
-  // True for HTTP/2: many calls at once.
-  bool isMultiplexed() const noexcept { return http2Connection_ != nullptr; }
+  // True for HTTP/2 and HTTP/3: many calls at once.
+  bool isMultiplexed() const noexcept { return http2Connection_ != nullptr || isQuic(); }
 
-  // The HTTP/2 connection, or null for HTTP/1.1.
+  // True for HTTP/3 over QUIC.
+  bool isQuic() const noexcept { return http3Connection_ != nullptr; }
+
+  // The HTTP/2 connection, or null for HTTP/1.1 and HTTP/3.
   Http2Connection* http2Connection() noexcept { return http2Connection_.get(); }
 
   // True if the socket is usable: open, not shut down or canceled; with `doExtensiveChecks`
@@ -128,8 +152,8 @@ class RealConnection final : public Connection,
   // the peer. Call without the pool lock (the extensive check reads the socket).
   bool isHealthy(bool doExtensiveChecks);
 
-  // Why an HTTP/2 connection failed (say, a TLS alert the server sent after the handshake, as a
-  // TLS 1.3 server refusing the client's certificate does), or null.
+  // Why an HTTP/2 or HTTP/3 connection failed (say, a TLS alert the server sent after the
+  // handshake, as a TLS 1.3 server refusing the client's certificate does), or null.
   std::exception_ptr failure();
 
   // Forbids carrying calls for hosts other than this connection's own (after a 421 Misdirected
@@ -157,6 +181,7 @@ class RealConnection final : public Connection,
   InetSocketAddress localAddress() const override;
   const InetSocketAddress& remoteAddress() const override { return route_.socketAddress(); }
 
+  // The TCP socket (an unconnected one for QUIC, whose UDP socket is Http3Connection's).
   Socket& socket() noexcept { return *socket_; }
   // The TLS layer, or null for http; set by connect().
   TlsSocket* tlsSocket() noexcept { return tlsSocket_.get(); }
@@ -200,7 +225,7 @@ class RealConnection final : public Connection,
   }
 
  private:
-  // Http2Connection::Listener, from its reader thread.
+  // Http2Connection::Listener and Http3Connection::Listener, from their reader threads.
   void onSettings(int maxConcurrentStreams) override;
   void onShutdown() override;
 
@@ -241,6 +266,12 @@ class RealConnection final : public Connection,
   std::unique_ptr<BufferedSink> sink_;  // HTTP/1: over the TLS or socket sink, once connected.
   // HTTP/2 only; destroyed before the TLS socket and socket_, which its reader thread reads.
   std::unique_ptr<Http2Connection> http2Connection_;
+  // HTTP/3 only: made by the QUIC constructor, so cancel() can reach it.
+  std::unique_ptr<Http3Connection> http3Connection_;
+  // QUIC: the peer's chain as authenticatePeer() cleaned it, set by the verifier during the
+  // handshake (on the QUIC reader thread, before connect() returns).
+  std::vector<Certificate> quicPeerCertificates_;
+  std::atomic<bool> canceled_{false};  // QUIC: cancel() was called.
 
   // Guarded by the pool's mutex.
   std::vector<ConnectionUser*> calls_ TERN_GUARDED_BY(pool_.mutex());  // The calls holding this.

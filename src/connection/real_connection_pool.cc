@@ -88,7 +88,7 @@ bool RealConnectionPool::hasExtendedConnect(const Address& address) const {
     MutexLock lock(mutex_);
     for (const std::shared_ptr<RealConnection>& connection : connections_) {
       connection->assertPoolLockHeld(*this);
-      if (connection->isMultiplexed() && connection->isEligibleLocked(address, nullptr)) {
+      if (connection->http2Connection() && connection->isEligibleLocked(address, nullptr)) {
         candidates.push_back(connection);
       }
     }
@@ -101,14 +101,15 @@ bool RealConnectionPool::hasExtendedConnect(const Address& address) const {
 }
 
 std::shared_ptr<RealConnection> RealConnectionPool::callAcquirePooledConnection(
-    const Address& address, ConnectionUser& call, const std::vector<Route>* routes,
-    bool requireMultiplexed, const std::vector<std::shared_ptr<RealConnection>>& excluded) {
+    const Address& address, ConnectionUser& call, const std::vector<Route>* routes, Wanted wanted,
+    const std::vector<std::shared_ptr<RealConnection>>& excluded) {
   MutexLock lock(mutex_);
   // A policy's warming makes a connection of its own, however many are idle.
   if (warmingUserLocked(call) != nullptr) return nullptr;
   for (const auto& connection : connections_) {
     connection->assertPoolLockHeld(*this);
-    if (requireMultiplexed && !connection->isMultiplexed()) continue;
+    if (wanted == Wanted::MULTIPLEXED && !connection->isMultiplexed()) continue;
+    if (wanted == Wanted::QUIC && !connection->isQuic()) continue;
     if (!connection->isEligibleLocked(address, routes)) continue;
     if (std::find(excluded.begin(), excluded.end(), connection) != excluded.end()) continue;
     acquireLocked(connection, call);

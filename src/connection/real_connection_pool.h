@@ -51,14 +51,21 @@ class RealConnectionPool {
   int idleConnectionCount() const;
   int connectionCount() const;
 
-  // Lends `call` a connection to `address`, if one is eligible (idle, or HTTP/2 below its
-  // stream limit; with `routes`, the address's resolved routes, also an HTTP/2 connection to
-  // another host that may be coalesced: RealConnection::isEligibleLocked()), multiplexed if
-  // `requireMultiplexed`, and not in `excluded`; returns it (the call now holds it), or null.
-  // The caller checks its health before use.
+  // Which pooled connections a call will take.
+  enum class Wanted {
+    ANY,
+    MULTIPLEXED,  // HTTP/2 or HTTP/3.
+    QUIC,         // HTTP/3 only: the origin's HTTP/3 alternative is preferred to TCP.
+  };
+
+  // Lends `call` a connection to `address`, if one is eligible (idle, or HTTP/2 or HTTP/3 below
+  // its stream limit; with `routes`, the address's resolved routes, also an HTTP/2 connection to
+  // another host that may be coalesced: RealConnection::isEligibleLocked()), of the `wanted`
+  // kind, and not in `excluded`; returns it (the call now holds it), or null. The caller checks
+  // its health before use.
   std::shared_ptr<RealConnection> callAcquirePooledConnection(
       const Address& address, ConnectionUser& call, const std::vector<Route>* routes = nullptr,
-      bool requireMultiplexed = false,
+      Wanted wanted = Wanted::ANY,
       const std::vector<std::shared_ptr<RealConnection>>& excluded = {});
 
   // For addresses that will speak HTTP/2 (h2 prior knowledge): lets one call at a time connect,

@@ -52,7 +52,8 @@ void RealRoutePlanner::ReusePlan::failed(std::exception_ptr) {}
 void RealRoutePlanner::ReusePlan::cancel() {}
 
 // A new connection over one route, with the connection spec its selector picks; through an HTTP
-// proxy that closed after a 407, with the authenticated CONNECT to send.
+// proxy that closed after a 407, with the authenticated CONNECT to send. Or, over QUIC, an HTTP/3
+// connection to the origin's alternative service, whose connectTcp() is the whole QUIC handshake.
 class RealRoutePlanner::ConnectPlan final : public Plan {
  public:
   ConnectPlan(RealRoutePlanner& planner, std::shared_ptr<Attempt> attempt, Route route,
@@ -63,7 +64,15 @@ class RealRoutePlanner::ConnectPlan final : public Plan {
         connection_(std::make_shared<RealConnection>(planner.pool_, std::move(route))),
         tunnel_(std::move(tunnel)) {}
 
+  ConnectPlan(RealRoutePlanner& planner, std::shared_ptr<Attempt> attempt, Route route,
+              RealConnection::OverQuic quic)
+      : planner_(planner),
+        attempt_(std::move(attempt)),
+        specSelector_(std::vector<ConnectionSpec>{}),
+        connection_(std::make_shared<RealConnection>(planner.pool_, std::move(route), quic)) {}
+
   bool isReady() const override { return false; }
+  bool isQuic() const override { return connection_->isQuic(); }
 
   void launched() override {
     if (tunnel_) connection_->setTunnelRequest(std::move(tunnel_->request), tunnel_->attempt);
@@ -114,17 +123,23 @@ class RealRoutePlanner::ConnectPlan final : public Plan {
     user.removeConnectionToCancel(connection_);
     planner_.abandonLookup();  // dnsEnd before connectEnd.
     user.connectEnd(connection_->route().socketAddress(), connection_->protocol());
-    planner_.routeDatabase_.connected(connection_->route());
+    if (connection_->isQuic()) {
+      planner_.routeDatabase_.quicConnected(planner_.originKey());
+    } else {
+      planner_.routeDatabase_.connected(connection_->route());
+    }
 
     // Another call may have connected meanwhile to this host, or to one this connection's host
     // could be coalesced with (OkHttp's third look in the pool): share its HTTP/2 connection and
     // drop ours, so that calls converge on one connection.
     const std::vector<Route>* routes = attempt_->routes ? &*attempt_->routes : nullptr;
-    if (auto pooled = pool.callAcquirePooledConnection(planner_.address_, user, routes, true,
+    const auto wanted = connection_->isQuic() ? RealConnectionPool::Wanted::QUIC
+                                              : RealConnectionPool::Wanted::MULTIPLEXED;
+    if (auto pooled = pool.callAcquirePooledConnection(planner_.address_, user, routes, wanted,
                                                        planner_.excluded())) {
-      {
+      if (!connection_->isQuic()) {
         MutexLock lock(planner_.excludedMutex_);
-        planner_.nextRouteToTry_ = connection_->route();
+        planner_.nextRouteToTry_ = connection_->route();  // A TCP route not used: keep it.
       }
       connection_->closeSocket();
       user.connectionAcquired(*pooled);
@@ -145,6 +160,11 @@ class RealRoutePlanner::ConnectPlan final : public Plan {
     } catch (const IOException& ioe) {
       const Route& route = connection_->route();
       user.connectFailed(route.socketAddress(), std::nullopt, ioe);
+      // HTTP/3 that failed, or lost the race to TCP (a network that drops UDP only ever loses),
+      // is left alone for a while: TCP serves the origin meanwhile. Not for the call's cancel.
+      if (connection_->isQuic() && !user.isCanceled()) {
+        planner_.routeDatabase_.quicFailed(planner_.originKey(), planner_.pool_.nanoTime());
+      }
       // The selector hears of a proxy that failed (not of a race's loser it did not fail).
       if (!route.proxy().isDirect() && !dynamic_cast<const InterruptedIOException*>(&ioe)) {
         planner_.address_.proxySelector()->connectFailed(planner_.address_.url(), route.proxy(),
@@ -188,10 +208,11 @@ void RealRoutePlanner::releaseCallConnection() {
 }
 
 std::shared_ptr<RealConnection> RealRoutePlanner::acquirePooled(
-    const std::vector<std::shared_ptr<RealConnection>>& excluded, const std::vector<Route>* routes,
-    bool requireMultiplexed) {
+    const std::vector<std::shared_ptr<RealConnection>>& excluded,
+    const std::vector<Route>* routes) {
+  const auto wanted = quic_ ? RealConnectionPool::Wanted::QUIC : RealConnectionPool::Wanted::ANY;
   std::shared_ptr<RealConnection> pooled =
-      pool_.callAcquirePooledConnection(address_, user_, routes, requireMultiplexed, excluded);
+      pool_.callAcquirePooledConnection(address_, user_, routes, wanted, excluded);
   if (pooled) {
     user_.connectionAcquired(*pooled);
   }
@@ -201,6 +222,48 @@ std::shared_ptr<RealConnection> RealRoutePlanner::acquirePooled(
 RoutePlanner::PlanPtr RealRoutePlanner::reusePlan(std::shared_ptr<RealConnection> connection) {
   reusePlan_.connection_ = std::move(connection);
   return PlanPtr(&reusePlan_, PlanDeleter(false));
+}
+
+std::string RealRoutePlanner::originKey() const {
+  return address_.url().host() + ":" + std::to_string(address_.url().port());
+}
+
+std::optional<AltService> RealRoutePlanner::quicAlternative() const {
+  if (!settings_.altSvc || !address_.sslContext() || address_.unixSocket()) return std::nullopt;
+  // HTTP/3 goes straight to the server: never through a proxy (curl's rule too).
+  if (address_.proxy() && !address_.proxy()->isDirect()) return std::nullopt;
+  const std::vector<Protocol>& protocols = address_.protocols();
+  if (std::find(protocols.begin(), protocols.end(), Protocol::HTTP_3) == protocols.end()) {
+    return std::nullopt;
+  }
+  if (routeDatabase_.isQuicBroken(originKey(), pool_.nanoTime())) return std::nullopt;
+  std::vector<AltSvcCache::Entry> entries = settings_.altSvc->lookup(
+      AltSvcOrigin::of(address_.url()), std::chrono::system_clock::now(), "h3");
+  if (entries.empty()) return std::nullopt;
+  return entries.front().service;  // The server's first choice (RFC 7838 §3).
+}
+
+RoutePlanner::PlanPtr RealRoutePlanner::quicPlan(const AltService& alternative,
+                                                 const Route& route) {
+  // HTTP/3 goes straight to the server: never through a proxy (curl's rule too).
+  if (!route.proxy().isDirect()) return nullptr;
+  InetAddress ip = route.socketAddress().address();
+  if (alternative.host != address_.url().host()) {
+    // Another host serves the origin (its certificate must still name the origin): resolved
+    // with the client's Dns. One it cannot resolve leaves the call to TCP.
+    try {
+      std::optional<InetAddress> literal = InetAddress::parse(alternative.host);
+      std::vector<InetAddress> found =
+          literal ? std::vector<InetAddress>{*literal} : address_.dns()->lookup(alternative.host);
+      if (found.empty()) return nullptr;
+      ip = found.front();
+    } catch (const IOException&) {
+      return nullptr;
+    }
+  }
+  Route quicRoute(address_, InetSocketAddress(ip, alternative.port));
+  return std::make_unique<ConnectPlan>(*this, attempt_, std::move(quicRoute),
+                                       RealConnection::OverQuic{});
 }
 
 RoutePlanner::PlanPtr RealRoutePlanner::connectPlan(Route route) {
@@ -221,6 +284,8 @@ RoutePlanner::PlanPtr RealRoutePlanner::plan() {
   endAttempt();
   if (user_.isCanceled()) throw InterruptedIOException("Canceled");
   const std::vector<std::shared_ptr<RealConnection>> excluded = this->excluded();
+  // HTTP/3 first when the origin advertised it (Alt-Svc) and it has not failed lately.
+  quic_ = quicAlternative();
 
   // The connection the call already holds, if it still suits (a follow-up to the same host).
   {
@@ -252,7 +317,8 @@ RoutePlanner::PlanPtr RealRoutePlanner::plan() {
   const std::vector<Protocol>& protocols = address_.protocols();
   bool multiplexed = (protocols.size() == 1 && protocols[0] == Protocol::H2_PRIOR_KNOWLEDGE) ||
                      (address_.sslContext() && std::find(protocols.begin(), protocols.end(),
-                                                         Protocol::HTTP_2) != protocols.end());
+                                                         Protocol::HTTP_2) != protocols.end()) ||
+                     quic_;
   if (multiplexed) {
     attempt->connecting =
         pool_.beginConnect(address_, connectTimeout_, [this] { return user_.isCanceled(); });
@@ -260,6 +326,7 @@ RoutePlanner::PlanPtr RealRoutePlanner::plan() {
       // Another call connected meanwhile. If its connection has no room (or it failed), connect
       // on our own rather than wait again, so failing connects are not queued one after another.
       if (user_.isCanceled()) throw InterruptedIOException("Canceled");
+      quic_ = quicAlternative();  // Its QUIC connect may have failed meanwhile.
       if (auto pooled = acquirePooled(excluded)) return reusePlan(std::move(pooled));
     }
   }
@@ -272,6 +339,8 @@ RoutePlanner::PlanPtr RealRoutePlanner::plan() {
   }
   if (route) {
     // Retrying a refused stream on a new connection over the same route.
+  } else if (quicDisplacedRoute_) {
+    route = std::exchange(quicDisplacedRoute_, std::nullopt);  // TCP's turn, not taken last time.
   } else if (routeSelection_ && routeSelection_->hasNext()) {
     route = routeSelection_->next();
   } else {
@@ -305,11 +374,24 @@ RoutePlanner::PlanPtr RealRoutePlanner::plan() {
   }
   attempt->reserved = true;
   attempt_ = std::move(attempt);
+  if (quic_) {
+    if (PlanPtr plan = quicPlan(*quic_, *route)) {
+      // QUIC goes first; TCP over this route is the race's next plan, after the delay.
+      quicDisplacedRoute_ = std::move(*route);
+      return plan;
+    }
+    // No way to the alternative (a proxy, a host that does not resolve): counted as a failure,
+    // so calls take pooled TCP connections again rather than wait for QUIC.
+    routeDatabase_.quicFailed(originKey(), pool_.nanoTime());
+  }
   return connectPlan(std::move(*route));
 }
 
 bool RealRoutePlanner::hasNextRacePlan() {
-  if (!attempt_ || !routeSelection_) return false;
+  if (!attempt_) return false;
+  if (quicDisplacedRoute_) return true;
+  // A client without fast fallback races HTTP/3 against one TCP connection, no more.
+  if (!settings_.fastFallback || !routeSelection_) return false;
   if (routeSelector_) routeSelector_->pollLookup(*routeSelection_);
   return routeSelection_->hasNext();
 }
@@ -324,10 +406,12 @@ void RealRoutePlanner::setRacePlansListener(std::function<void()> listener) {
 
 RoutePlanner::PlanPtr RealRoutePlanner::nextRacePlan() {
   if (!hasNextRacePlan()) return nullptr;
+  if (quicDisplacedRoute_) return connectPlan(*std::exchange(quicDisplacedRoute_, std::nullopt));
   return connectPlan(routeSelection_->next());
 }
 
 bool RealRoutePlanner::hasMoreRoutes() const {
+  if (quicDisplacedRoute_) return true;
   if (routeSelection_ && routeSelection_->hasNext()) return true;
   return !routeSelector_ || routeSelector_->hasNext();
 }
@@ -335,7 +419,7 @@ bool RealRoutePlanner::hasMoreRoutes() const {
 void RealRoutePlanner::trackFailure(const IOException& e,
                                     const std::shared_ptr<RealConnection>& connection) {
   const auto* reset = dynamic_cast<const StreamResetException*>(&e);
-  if (reset && reset->errorCode() == static_cast<uint32_t>(ErrorCode::REFUSED_STREAM)) {
+  if (reset && isRefusedStream(*reset)) {
     ++refusedStreamCount_;
   } else if (dynamic_cast<const ConnectionShutdownException*>(&e)) {
     ++connectionShutdownCount_;
@@ -346,7 +430,8 @@ void RealRoutePlanner::trackFailure(const IOException& e,
   if (connection) {
     MutexLock lock(excludedMutex_);
     excluded_.push_back(connection);
-    nextRouteToTry_ = connection->route();
+    // Over TCP, a new connection over the same route; over QUIC the next plan() decides again.
+    if (!connection->isQuic()) nextRouteToTry_ = connection->route();
   }
 }
 

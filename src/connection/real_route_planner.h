@@ -11,6 +11,7 @@
 #include "connection/connection_settings.h"
 #include "connection/route_planner.h"
 #include "connection/route_selector.h"
+#include "http/alt_svc.h"
 #include "tern/address.h"
 #include "tern/exceptions.h"
 #include "tern/http_url.h"
@@ -29,6 +30,16 @@ class RouteDatabase;
 // which nextRacePlan() races against the selection's other routes. Every route the Dns offered is
 // tried in order, each failure recorded, so the retry logic knows whether another attempt has
 // anywhere left to go.
+//
+// HTTP/3: when the client may use it (settings' altSvc is set, the address's protocols include
+// HTTP_3) and the origin has a fresh "h3" alternative that has not failed lately (RouteDatabase),
+// calls take only a pooled HTTP/3 connection (an HTTP/2 or HTTP/1.1 one made before the
+// alternative was known is left to idle out), and a new connection's first plan is QUIC to that
+// alternative, at the first route's IP address (or the alternative's own host, resolved) and its
+// UDP port; TCP over the route is the race's next plan, launched after the fast-fallback delay
+// or at once when QUIC fails. The first to connect wins (as Chromium races QUIC against TCP); the
+// other is canceled. A QUIC plan that failed or lost is remembered as broken for the origin, so
+// until its backoff ends calls take TCP connections as if there were no alternative.
 //
 // A connect attempt (one plan() with its race) holds one place under the pool's limits, and for
 // HTTP/2 makes the calls that start with it wait for its connection rather than open their own;
@@ -90,17 +101,24 @@ class RealRoutePlanner final : public RoutePlanner {
   };
 
   // A pooled connection for this call (not one of `excluded`; see
-  // RealConnectionPool::callAcquirePooledConnection() for `routes`), reported as acquired; or
-  // null.
+  // RealConnectionPool::callAcquirePooledConnection() for `routes`; only an HTTP/3 one while
+  // plan() prefers QUIC), reported as acquired; or null.
   std::shared_ptr<RealConnection> acquirePooled(
       const std::vector<std::shared_ptr<RealConnection>>& excluded,
-      const std::vector<Route>* routes = nullptr, bool requireMultiplexed = false);
+      const std::vector<Route>* routes = nullptr);
   void releaseCallConnection();
   // A connection is found: the host's other address family is no longer waited for.
   void abandonLookup();
   std::vector<std::shared_ptr<RealConnection>> excluded();
   PlanPtr reusePlan(std::shared_ptr<RealConnection> connection);
   PlanPtr connectPlan(Route route);
+  // The origin's "h3" alternative to try now, if any (see the class comment).
+  std::optional<AltService> quicAlternative() const;
+  // A QUIC plan to `alternative`, at `route`'s IP address for the origin's own host; null if it
+  // cannot be made (a proxy, an alternative host that does not resolve).
+  PlanPtr quicPlan(const AltService& alternative, const Route& route);
+  // "host:port" of the origin, for RouteDatabase's HTTP/3 failures.
+  std::string originKey() const;
 
   RealConnectionPool& pool_;
   const Address address_;
@@ -121,6 +139,10 @@ class RealRoutePlanner final : public RoutePlanner {
   // The route of a connection that refused a stream or shut down: the retry connects over it
   // again (OkHttp's nextRouteToTry).
   std::optional<Route> nextRouteToTry_ TERN_GUARDED_BY(excludedMutex_);
+  // The route a QUIC plan went ahead of: TCP's plan in the race, or the next plan() if QUIC won.
+  std::optional<Route> quicDisplacedRoute_;
+  // The "h3" alternative the current plan() prefers to any TCP connection, if any.
+  std::optional<AltService> quic_;
 };
 
 }  // namespace tern::internal

@@ -51,6 +51,9 @@ class RoutePlanner {
     // True if the connection needs no connecting (a reuse plan): call handleSuccess().
     virtual bool isReady() const = 0;
 
+    // True for HTTP/3 over QUIC: raced against TCP even when fast fallback is off.
+    virtual bool isQuic() const { return false; }
+
     // On the call's thread, before connectTcp(): reports connectStart and lets a cancel of the
     // call reach this plan.
     virtual void launched() = 0;

@@ -643,6 +643,12 @@ Handshake Http3Connection::handshake() {
                    peerCertificates_, {});
 }
 
+InetSocketAddress Http3Connection::localAddress() {
+  MutexLock lock(mutex_);
+  if (localAddressLength_ == 0) throw std::logic_error("Http3Connection: not connected");
+  return fromSockaddr(localAddress_, localAddressLength_);
+}
+
 std::string Http3Connection::applicationProtocol() {
   MutexLock lock(mutex_);
   return alpn_;
@@ -989,6 +995,16 @@ void Http3Connection::deliverEvents() {
   }
   if (settings) listener_.onSettings(maxConcurrentStreams);
   if (shutdown) listener_.onShutdown();
+}
+
+void Http3Connection::cancel() {
+  {
+    MutexLock lock(mutex_);
+    if (closed_) return;
+    failConnectionLocked(std::make_exception_ptr(InterruptedIOException("Canceled")));
+    stopReader_ = true;
+  }
+  wakeReader();
 }
 
 void Http3Connection::close() {

@@ -138,12 +138,21 @@ class Http3Connection {
   std::string tlsVersionName();
   std::string cipherSuiteName();
 
+  // Breaks the connection from any thread without waiting (a call's cancel, a lost race):
+  // connect() and every open stream fail with InterruptedIOException("Canceled"), no new streams
+  // open, and the reader thread stops. close() still has to follow, to join the reader and close
+  // the socket. Idempotent.
+  void cancel();
+
   // Sends CONNECTION_CLOSE with H3_NO_ERROR (best effort), fails the streams still open with
   // IOException("HTTP/3 connection to ... closed"), and stops the reader thread. Idempotent. Not
   // from the reader thread (nor the verifier or listener).
   void close();
 
   const std::string& peerName() const noexcept { return peerName_; }
+
+  // After connect(): the local address and port of the UDP socket.
+  InetSocketAddress localAddress();
 
  private:
   friend class Http3Stream;
