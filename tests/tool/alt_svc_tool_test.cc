@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "http3/gtls_server.h"
 #include "support/tls_certificates.h"
 #include "temp_dir.h"
 #include "tern/mockwebserver/mock_web_server.h"
@@ -88,6 +89,31 @@ class AltSvcToolTest : public ::testing::Test {
   TempDir files_;
   std::string caFile_;
 };
+
+TEST_F(AltSvcToolTest, AnH3AlternativeInTheFileIsCalledOverHttp3) {
+  if (!::tern::testing::GtlsServer::available()) {
+    GTEST_SKIP() << "gtlsserver (ngtcp2-server) is not installed";
+  }
+  // ngtcp2's server on UDP with the origin's certificate, serving /hello.
+  ::tern::testing::TestCertificates quicCertificates = certificates_;
+  quicCertificates.localhost = serverCertificate_;
+  ::tern::testing::GtlsServer quic(quicCertificates, files_.path() / "gtls");
+  quic.writeFile("hello", "hello via h3\n");
+  ASSERT_TRUE(quic.start()) << "gtlsserver did not start";
+  const std::string altSvc = file("alt-svc.txt");
+  files_.write("alt-svc.txt", std::string(kHeader) +
+                                  advertised().substr(0, advertised().rfind(' ')) + " " +
+                                  std::to_string(quic.port()) + " \"20991231 00:00:00\" 0 0\n");
+
+  ToolRun run = tern({"-v", "--alt-svc", altSvc, url("/hello")});
+  EXPECT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out, "hello via h3\n");
+  EXPECT_NE(run.err.find("* ALPN: offers h3\n"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("* ALPN: server accepted h3\n"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("> GET /hello HTTP/3\r\n"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("< HTTP/3 200"), std::string::npos) << run.err;
+  EXPECT_EQ(server_.requestCount(), 0);  // Nothing went over TCP.
+}
 
 TEST_F(AltSvcToolTest, AdvertisementIsSavedAndClearTakesItOut) {
   ToolRun learn = tern({"--alt-svc", file("alt-svc.txt"), url("/advertise")});

@@ -176,9 +176,20 @@ class TransferEventListener final : public EventListener {
                   std::optional<Protocol> protocol) override {
     record("connectEnd", address.toString() + " " + protocolName(protocol));
     if (!tlsLines_.empty()) {
-      bool h2 = protocol == Protocol::HTTP_2;
-      tlsLines_ += std::string("* ALPN: server accepted ") + (h2 ? "h2" : "http/1.1") + "\n" +
-                   tlsCertificateLines_;
+      const bool h2 = protocol == Protocol::HTTP_2;
+      const bool h3 = protocol == Protocol::HTTP_3;
+      if (h3) {
+        // QUIC's handshake offered "h3" alone, not the TCP offers made at secureConnectEnd.
+        const std::string tcpOffers = "* ALPN: offers " + session_.alpnOffers_ + "\n";
+        if (tlsLines_.starts_with(tcpOffers)) {
+          tlsLines_.replace(0, tcpOffers.size(), "* ALPN: offers h3\n");
+        }
+      }
+      tlsLines_ += std::string("* ALPN: server accepted ") +
+                   (h3   ? "h3"
+                    : h2 ? "h2"
+                         : "http/1.1") +
+                   "\n" + tlsCertificateLines_;
       tlsCertificateLines_.clear();
     }
     std::lock_guard lock(session_.mutex_);
