@@ -35,6 +35,7 @@
 namespace tern::internal {
 class AltSvcCache;
 class AltSvcStore;
+struct QuicHint;
 class RouteDatabase;
 class TlsContext;
 struct ClientAccess;
@@ -304,6 +305,15 @@ class TERN_API Client::Builder {
   // built from this builder and their newBuilder() clients share; by default each Builder()
   // has one in memory.
   Builder& altSvcFile(std::filesystem::path file);
+  // Tells the client, before any Alt-Svc, that the https origin at `host`:`port` also serves
+  // HTTP/3 over QUIC at UDP `alternatePort` of the same host (Cronet's addQuicHint; curl's
+  // --http3 is addQuicHint("*", 0, 0)). "*" matches every host, port 0 every port, and an
+  // alternatePort of 0 is the origin's own port. When protocols() include HTTP_3, calls to a
+  // hinted origin race QUIC against TCP from the first call, as for an alternative learned from
+  // Alt-Svc (which takes precedence); a hint that fails is left alone for a while like one (see
+  // docs/http3.md). Hints are not saved in the Alt-Svc file. Throws std::invalid_argument for an
+  // empty host or a port outside 0–65535.
+  Builder& addQuicHint(std::string host, int port, int alternatePort);
 
   // Hears every call's events (see EventListener): `eventListener` is shared by every call, so
   // it must be thread-safe; a factory makes one listener per call. Each replaces the other.
@@ -317,9 +327,13 @@ class TERN_API Client::Builder {
   // (cleartext HTTP/2 with no fallback, RFC 9113 §3.3); must not include HTTP_1_0; duplicates
   // are dropped. Throws std::invalid_argument naming the problem and the list.
   // HTTP_3 beside them means "may use HTTP/3 when an origin advertises it": the client records
-  // the Alt-Svc fields (RFC 7838) of https responses from verified servers (see altSvcFile()).
-  // It is never offered in TCP's ALPN, and a client that adds it shares its TCP connections
-  // with one that does not. (The QUIC transport itself is being built: docs/http3.md.)
+  // the Alt-Svc fields (RFC 7838) of https responses from verified servers (see altSvcFile()),
+  // and calls an origin with a fresh "h3" alternative (or a QUIC hint, addQuicHint()) over
+  // QUIC, raced against TCP (docs/http3.md). It is never offered in TCP's ALPN, and a client
+  // that adds it shares its TCP connections with one that does not. Exactly {HTTP_3} is HTTP/3
+  // only (curl's --http3-only): every call goes over QUIC, to the origin's known alternative or
+  // else the URL's own host and port, never over TCP; http URLs fail with
+  // UnknownServiceException.
   Builder& protocols(std::vector<Protocol> protocols);
 
   // The connection specs to choose from, in order (see ConnectionSpec): https connections use
@@ -394,6 +408,7 @@ class TERN_API Client::Builder {
   std::shared_ptr<EventListener::Factory> eventListenerFactory_;  // none() as a factory.
   std::shared_ptr<internal::RouteDatabase> routeDatabase_;        // Shared by newBuilder() clients.
   std::shared_ptr<internal::AltSvcStore> altSvc_;                 // Likewise; never null.
+  std::shared_ptr<const std::vector<internal::QuicHint>> quicHints_;  // Null: none.
 };
 
 }  // namespace tern

@@ -12,6 +12,7 @@
 #include "call/bridge_interceptor.h"
 #include "call/cache_interceptor_adapter.h"
 #include "call/call_server_interceptor.h"
+#include "call/client_access.h"
 #include "call/connect_interceptor.h"
 #include "call/real_call.h"
 #include "call/real_interceptor_chain.h"
@@ -59,6 +60,7 @@ struct Client::State {
       connect->settings.retryOnConnectionFailure = settings.retryOnConnectionFailure_;
       connect->settings.fastFallback = settings.fastFallback_;
       connect->settings.altSvc = altSvcCache(settings);
+      connect->settings.quicHints = settings.quicHints_;
       connect->connectTimeout = settings.connectTimeout_;
       connect->readTimeout = settings.readTimeout_;
       connect->writeTimeout = settings.writeTimeout_;
@@ -500,6 +502,31 @@ Client::Builder& Client::Builder::eventListenerFactory(
     std::function<std::shared_ptr<EventListener>(Call& call)> create) {
   if (!create) throw std::invalid_argument("Client.Builder: eventListenerFactory == null");
   return eventListenerFactory(EventListener::Factory::of(std::move(create)));
+}
+
+namespace internal {
+std::shared_ptr<const std::vector<QuicHint>> ClientAccess::quicHints(const Client& client) {
+  return client.state_->settings.quicHints_;
+}
+}  // namespace internal
+
+Client::Builder& Client::Builder::addQuicHint(std::string host, int port, int alternatePort) {
+  if (host.empty()) throw std::invalid_argument("addQuicHint: empty host");
+  if (port < 0 || port > 65535 || alternatePort < 0 || alternatePort > 65535) {
+    throw std::invalid_argument("addQuicHint: port out of range: " + std::to_string(port) + ", " +
+                                std::to_string(alternatePort));
+  }
+  if (host != "*") {
+    std::optional<HttpUrl> url = HttpUrl::parse("https://" + host + "/");
+    if (!url) throw std::invalid_argument("addQuicHint: not a host: " + host);
+    host = url->host();  // Canonical, as HttpUrl::host() compares.
+  }
+  // Copied on write: copies of this builder keep their own list.
+  auto hints = quicHints_ ? std::make_shared<std::vector<internal::QuicHint>>(*quicHints_)
+                          : std::make_shared<std::vector<internal::QuicHint>>();
+  hints->push_back({std::move(host), port, alternatePort});
+  quicHints_ = std::move(hints);
+  return *this;
 }
 
 Client::Builder& Client::Builder::protocols(std::vector<Protocol> protocols) {

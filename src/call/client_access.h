@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "call/alt_svc_store.h"
+#include "connection/connection_settings.h"
 #include "tern/address.h"
 #include "tern/client.h"
 #include "tern/http_url.h"
@@ -48,6 +49,8 @@ struct ClientAccess {
   static std::shared_ptr<AltSvcCache> altSvcCache(const Client& client) {
     return client.altSvcCache();
   }
+  // Its addQuicHint() hints, for the connection layer (null: none).
+  static std::shared_ptr<const std::vector<QuicHint>> quicHints(const Client& client);
 };
 
 }  // namespace tern::internal

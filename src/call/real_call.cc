@@ -237,6 +237,16 @@ void RealCall::enterNetworkInterceptorExchange(const Client& client, const Reque
       std::find(specs.begin(), specs.end(), ConnectionSpec::CLEARTEXT) == specs.end()) {
     throw UnknownServiceException("CLEARTEXT communication not enabled for client");
   }
+  const std::vector<Protocol>& protocols = client.protocols();
+  if (protocols.size() == 1 && protocols[0] == Protocol::HTTP_3) {
+    // HTTP/3 only: nothing else to fall back to.
+    if (!url.isHttps()) throw UnknownServiceException("HTTP/3 needs https: " + url.toString());
+    if ((client.proxy() && !client.proxy()->isDirect()) || client.unixSocket()) {
+      throw UnknownServiceException(
+          "HTTP/3 goes to the server directly, not through a proxy or a Unix socket: " +
+          url.toString());
+    }
+  }
   usePoolOf(client);
   Address address = ClientAccess::address(client, url);
   ConnectionSettings settings;
@@ -245,6 +255,7 @@ void RealCall::enterNetworkInterceptorExchange(const Client& client, const Reque
   settings.retryOnConnectionFailure = client.retryOnConnectionFailure();
   settings.fastFallback = client.fastFallback();
   settings.altSvc = ClientAccess::altSvcCache(client);
+  settings.quicHints = ClientAccess::quicHints(client);
   auto finder = std::make_shared<ExchangeFinder>(pool(), std::move(address), settings,
                                                  ClientAccess::routeDatabase(client), *this);
   MutexLock lock(mutex_);

@@ -3,10 +3,21 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "http/alt_svc_cache.h"
 
 namespace tern::internal {
+
+// Client::Builder::addQuicHint(): the https origins at host:port also serve HTTP/3 over QUIC at
+// UDP alternatePort of the same host. "*" matches every host, 0 every port; an alternatePort of
+// 0 is the origin's own port.
+struct QuicHint {
+  std::string host;
+  int port = 0;
+  int alternatePort = 0;
+};
 
 // The client's settings the connection layer reads, as a value handed to it when a call plans
 // its routes (the layer never sees the Client). A call's own connect, read and write timeouts
@@ -27,6 +38,8 @@ struct ConnectionSettings {
   // The client's Alt-Svc cache when its protocols include HTTP/3, else null: an origin with a
   // fresh "h3" alternative there is connected to over QUIC, raced against TCP.
   std::shared_ptr<AltSvcCache> altSvc;
+  // The client's QUIC hints (null: none), looked up after altSvc.
+  std::shared_ptr<const std::vector<QuicHint>> quicHints;
 };
 
 }  // namespace tern::internal

@@ -228,7 +228,15 @@ std::string RealRoutePlanner::originKey() const {
   return address_.url().host() + ":" + std::to_string(address_.url().port());
 }
 
+bool RealRoutePlanner::http3Only() const {
+  const std::vector<Protocol>& protocols = address_.protocols();
+  return protocols.size() == 1 && protocols[0] == Protocol::HTTP_3;
+}
+
 std::optional<AltService> RealRoutePlanner::quicAlternative() const {
+  const HttpUrl& url = address_.url();
+  // (An HTTP/3-only call that cannot go over QUIC at all, http or through a proxy, failed in
+  // RealCall before planning.)
   if (!settings_.altSvc || !address_.sslContext() || address_.unixSocket()) return std::nullopt;
   // HTTP/3 goes straight to the server: never through a proxy (curl's rule too).
   if (address_.proxy() && !address_.proxy()->isDirect()) return std::nullopt;
@@ -236,11 +244,24 @@ std::optional<AltService> RealRoutePlanner::quicAlternative() const {
   if (std::find(protocols.begin(), protocols.end(), Protocol::HTTP_3) == protocols.end()) {
     return std::nullopt;
   }
-  if (routeDatabase_.isQuicBroken(originKey(), pool_.nanoTime())) return std::nullopt;
-  std::vector<AltSvcCache::Entry> entries = settings_.altSvc->lookup(
-      AltSvcOrigin::of(address_.url()), std::chrono::system_clock::now(), "h3");
-  if (entries.empty()) return std::nullopt;
-  return entries.front().service;  // The server's first choice (RFC 7838 §3).
+  if (!http3Only() && routeDatabase_.isQuicBroken(originKey(), pool_.nanoTime())) {
+    return std::nullopt;
+  }
+  std::vector<AltSvcCache::Entry> entries =
+      settings_.altSvc->lookup(AltSvcOrigin::of(url), std::chrono::system_clock::now(), "h3");
+  if (!entries.empty()) return entries.front().service;  // The server's first choice (§3).
+  AltService same{"h3", url.host(), url.port()};
+  if (settings_.quicHints) {
+    for (const QuicHint& hint : *settings_.quicHints) {
+      if ((hint.host == "*" || hint.host == url.host()) &&
+          (hint.port == 0 || hint.port == url.port())) {
+        if (hint.alternatePort != 0) same.port = hint.alternatePort;
+        return same;
+      }
+    }
+  }
+  if (http3Only()) return same;  // The URL's own host and port.
+  return std::nullopt;
 }
 
 RoutePlanner::PlanPtr RealRoutePlanner::quicPlan(const AltService& alternative,
@@ -376,9 +397,15 @@ RoutePlanner::PlanPtr RealRoutePlanner::plan() {
   attempt_ = std::move(attempt);
   if (quic_) {
     if (PlanPtr plan = quicPlan(*quic_, *route)) {
-      // QUIC goes first; TCP over this route is the race's next plan, after the delay.
-      quicDisplacedRoute_ = std::move(*route);
+      // QUIC goes first; TCP over this route is the race's next plan, after the delay. HTTP/3
+      // only: the route's address is QUIC's alone.
+      if (!http3Only()) quicDisplacedRoute_ = std::move(*route);
       return plan;
+    }
+    if (http3Only()) {
+      throw UnknownServiceException("HTTP/3 cannot reach " + address_.url().toString() +
+                                    ": its route goes through a proxy, or its alternative " +
+                                    quic_->host + " does not resolve");
     }
     // No way to the alternative (a proxy, a host that does not resolve): counted as a failure,
     // so calls take pooled TCP connections again rather than wait for QUIC.
@@ -390,6 +417,8 @@ RoutePlanner::PlanPtr RealRoutePlanner::plan() {
 bool RealRoutePlanner::hasNextRacePlan() {
   if (!attempt_) return false;
   if (quicDisplacedRoute_) return true;
+  // HTTP/3 only, to an alternative on another host: its one address is all there is.
+  if (http3Only() && quic_ && quic_->host != address_.url().host()) return false;
   // A client without fast fallback races HTTP/3 against one TCP connection, no more.
   if (!settings_.fastFallback || !routeSelection_) return false;
   if (routeSelector_) routeSelector_->pollLookup(*routeSelection_);
@@ -407,6 +436,13 @@ void RealRoutePlanner::setRacePlansListener(std::function<void()> listener) {
 RoutePlanner::PlanPtr RealRoutePlanner::nextRacePlan() {
   if (!hasNextRacePlan()) return nullptr;
   if (quicDisplacedRoute_) return connectPlan(*std::exchange(quicDisplacedRoute_, std::nullopt));
+  if (http3Only() && quic_) {
+    // HTTP/3 only: QUIC to the origin's next address (an alternative on another host resolved
+    // to one address: nothing more to race).
+    PlanPtr plan = quicPlan(*quic_, routeSelection_->next());
+    if (!plan) throw UnknownServiceException("HTTP/3 cannot go through a proxy");
+    return plan;
+  }
   return connectPlan(routeSelection_->next());
 }
 

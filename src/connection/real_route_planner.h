@@ -112,8 +112,11 @@ class RealRoutePlanner final : public RoutePlanner {
   std::vector<std::shared_ptr<RealConnection>> excluded();
   PlanPtr reusePlan(std::shared_ptr<RealConnection> connection);
   PlanPtr connectPlan(Route route);
-  // The origin's "h3" alternative to try now, if any (see the class comment).
+  // The origin's "h3" alternative to try now, if any (see the class comment): from the Alt-Svc
+  // cache, else from a QUIC hint, else for an HTTP/3-only client the URL's own host and port.
   std::optional<AltService> quicAlternative() const;
+  // True if the client's protocols are exactly {HTTP_3}: no TCP at all.
+  bool http3Only() const;
   // A QUIC plan to `alternative`, at `route`'s IP address for the origin's own host; null if it
   // cannot be made (a proxy, an alternative host that does not resolve).
   PlanPtr quicPlan(const AltService& alternative, const Route& route);

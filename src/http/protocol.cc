@@ -60,8 +60,9 @@ std::vector<Protocol> checkedProtocolList(const std::vector<Protocol>& protocols
       throw std::invalid_argument(
           "protocols containing h2_prior_knowledge cannot use other protocols: " + list);
     }
-  } else if (!has(Protocol::HTTP_1_1)) {
-    throw std::invalid_argument("protocols must contain h2_prior_knowledge or http/1.1: " + list);
+  } else if (!has(Protocol::HTTP_1_1) && !(has(Protocol::HTTP_3) && unique.size() == 1)) {
+    throw std::invalid_argument(
+        "protocols must contain h2_prior_knowledge, http/1.1, or be h3 alone: " + list);
   }
   if (has(Protocol::HTTP_1_0)) {
     throw std::invalid_argument("protocols must not contain http/1.0: " + list);

@@ -209,6 +209,7 @@ std::shared_ptr<WebSocket> Client::newWebSocket(Request request,
   if (internal::upgradesOverHttp2(*this, request.url())) {
     std::vector<Protocol> overTcp = protocols();
     std::erase(overTcp, Protocol::HTTP_3);
+    if (overTcp.empty()) overTcp = {Protocol::HTTP_1_1};  // An HTTP/3-only client's.
     handshakeBuilder.protocols(std::move(overTcp));
   } else {
     handshakeBuilder.protocols({Protocol::HTTP_1_1});

@@ -117,7 +117,8 @@ TEST(ClientTest, ProtocolsAreValidatedAndDeduplicated) {
     builder.protocols({Protocol::HTTP_2});
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "protocols must contain h2_prior_knowledge or http/1.1: [h2]");
+    EXPECT_STREQ(e.what(),
+                 "protocols must contain h2_prior_knowledge, http/1.1, or be h3 alone: [h2]");
   }
   try {
     builder.protocols({Protocol::HTTP_1_1, Protocol::HTTP_1_0});
@@ -145,13 +146,16 @@ TEST(ClientTest, Http3StandsBesideTcpProtocolsWithHttp11AsTheFallback) {
             (std::vector<Protocol>{Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1}));
   EXPECT_EQ(builder.protocols({Protocol::HTTP_1_1, Protocol::HTTP_3}).build().protocols(),
             (std::vector<Protocol>{Protocol::HTTP_1_1, Protocol::HTTP_3}));
+  // Alone it means HTTP/3 only (curl's --http3-only).
+  EXPECT_EQ(builder.protocols({Protocol::HTTP_3}).build().protocols(),
+            (std::vector<Protocol>{Protocol::HTTP_3}));
   try {
-    builder.protocols({Protocol::HTTP_3});
+    builder.protocols({Protocol::HTTP_3, Protocol::HTTP_2});
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "protocols must contain h2_prior_knowledge or http/1.1: [h3]");
+    EXPECT_STREQ(e.what(),
+                 "protocols must contain h2_prior_knowledge, http/1.1, or be h3 alone: [h3, h2]");
   }
-  EXPECT_THROW(builder.protocols({Protocol::HTTP_3, Protocol::HTTP_2}), std::invalid_argument);
   try {
     builder.protocols({Protocol::H2_PRIOR_KNOWLEDGE, Protocol::HTTP_3});
     FAIL() << "expected std::invalid_argument";

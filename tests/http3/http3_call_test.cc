@@ -11,10 +11,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "call/client_access.h"
@@ -304,6 +307,90 @@ TEST_F(Http3CallTest, AServerThatWentAwayFailsOverToTcp) {
   Response response = execute("/");
   EXPECT_EQ(response.protocol(), Protocol::HTTP_2);
   EXPECT_EQ(response.body()->string(), "over tcp");
+}
+
+TEST_F(Http3CallTest, AQuicHintCallsOverHttp3FromTheFirstCall) {
+  startQuic(certificates);
+  // The origin's TCP port also serves HTTP/3 at the gtlsserver's UDP port, the client is told.
+  client =
+      clientBuilder().protocols(kWithHttp3).addQuicHint("*", server.port(), quic->port()).build();
+
+  Response response = execute("/hello");
+  EXPECT_EQ(response.protocol(), Protocol::HTTP_3);
+  EXPECT_EQ(response.body()->string(), "hello over h3");
+  EXPECT_EQ(server.requestCount(), 0);
+}
+
+TEST_F(Http3CallTest, AHintForAnotherOriginChangesNothing) {
+  startQuic(certificates);
+  client = clientBuilder()
+               .protocols(kWithHttp3)
+               .addQuicHint("other.test", 0, quic->port())
+               .addQuicHint("*", server.port() + 1, quic->port())
+               .build();
+  server.enqueue(body("over tcp"));
+  Response response = execute("/");
+  EXPECT_EQ(response.protocol(), Protocol::HTTP_2);
+  EXPECT_EQ(response.body()->string(), "over tcp");
+}
+
+TEST_F(Http3CallTest, HintsAreCheckedAndCopiedWithTheirBuilder) {
+  EXPECT_THROW(Client::Builder().addQuicHint("", 443, 443), std::invalid_argument);
+  EXPECT_THROW(Client::Builder().addQuicHint("example.com", 70000, 443), std::invalid_argument);
+  EXPECT_THROW(Client::Builder().addQuicHint("example.com", 443, -1), std::invalid_argument);
+  EXPECT_THROW(Client::Builder().addQuicHint("exa mple.com", 443, 443), std::invalid_argument);
+
+  // A copy of a builder with a hint does not share the hints added to the copy.
+  startQuic(certificates);
+  Client::Builder base = clientBuilder().protocols(kWithHttp3);
+  Client::Builder hinted = base;
+  hinted.addQuicHint("*", server.port(), quic->port());
+  client = base.build();
+  server.enqueue(body("over tcp"));
+  EXPECT_EQ(execute("/").protocol(), Protocol::HTTP_2);
+}
+
+// HTTP/3 only (protocols {HTTP_3}, curl's --http3-only): QUIC to the URL's own host and port.
+class Http3OnlyCallTest : public Http3CallTest {
+ protected:
+  void SetUp() override {
+    Http3CallTest::SetUp();
+    if (IsSkipped()) return;
+    client = clientBuilder().protocols({Protocol::HTTP_3}).build();
+  }
+  std::string quicUrl(int port, std::string_view path) {
+    return "https://localhost:" + std::to_string(port) + std::string(path);
+  }
+};
+
+TEST_F(Http3OnlyCallTest, CallsTheUrlsOwnPortOverQuic) {
+  startQuic(certificates);
+  Response response = execute(Request::Builder().url(quicUrl(quic->port(), "/hello")).build());
+  EXPECT_EQ(response.protocol(), Protocol::HTTP_3);
+  EXPECT_EQ(response.body()->string(), "hello over h3");
+}
+
+TEST_F(Http3OnlyCallTest, FailsWhenQuicFailsWithoutTryingTcp) {
+  const int closedPort = freeUdpPort("127.0.0.1");
+  EXPECT_EQ(failureOf(client, Request::Builder().url(quicUrl(closedPort, "/")).build())
+                .rfind("IOException: Failed to connect to localhost:" + std::to_string(closedPort) +
+                           " over HTTP/3",
+                       0),
+            0u);
+  for (const CallEvent& e : lastCall()->events()) {
+    if (e.name == "connectStart") {
+      EXPECT_EQ(e.socketAddress, "127.0.0.1:" + std::to_string(closedPort));
+    }
+  }
+  // Not marked broken: HTTP/3 only tries again.
+  startQuic(certificates);
+  EXPECT_EQ(execute(Request::Builder().url(quicUrl(quic->port(), "/hello")).build()).protocol(),
+            Protocol::HTTP_3);
+}
+
+TEST_F(Http3OnlyCallTest, RefusesHttpUrls) {
+  EXPECT_EQ(failureOf(client, Request::Builder().url("http://localhost:1/").build()),
+            "UnknownServiceException: HTTP/3 needs https: http://localhost:1/");
 }
 
 }  // namespace

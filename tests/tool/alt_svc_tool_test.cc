@@ -115,6 +115,41 @@ TEST_F(AltSvcToolTest, AnH3AlternativeInTheFileIsCalledOverHttp3) {
   EXPECT_EQ(server_.requestCount(), 0);  // Nothing went over TCP.
 }
 
+// curl's --http3 and --http3-only: HTTP/3 to the URL's own host and port, without Alt-Svc.
+TEST_F(AltSvcToolTest, Http3FlagsGoToTheUrlsOwnPortOverQuic) {
+  if (!::tern::testing::GtlsServer::available()) {
+    GTEST_SKIP() << "gtlsserver (ngtcp2-server) is not installed";
+  }
+  ::tern::testing::TestCertificates quicCertificates = certificates_;
+  quicCertificates.localhost = serverCertificate_;
+  ::tern::testing::GtlsServer quic(quicCertificates, files_.path() / "gtls");
+  quic.writeFile("hello", "hello via h3\n");
+  ASSERT_TRUE(quic.start()) << "gtlsserver did not start";
+  const std::string port = std::to_string(quic.port());
+  for (const char* flag : {"--http3", "--http3-only"}) {
+    ToolRun run =
+        runTern({"-s", "-v", "--cacert", caFile_, "--resolve", "secure.test:" + port + ":127.0.0.1",
+                 flag, "https://secure.test:" + port + "/hello"});
+    EXPECT_EQ(run.exitCode, 0) << flag << "\n" << run.err;
+    EXPECT_EQ(run.out, "hello via h3\n") << flag;
+    EXPECT_NE(run.err.find("< HTTP/3 200"), std::string::npos) << flag << "\n" << run.err;
+  }
+}
+
+TEST_F(AltSvcToolTest, Http3FallsBackToTcpAndHttp3OnlyDoesNot) {
+  // Nothing serves UDP at the server's port: --http3 falls back to TCP, --http3-only fails as
+  // curl does when it cannot connect (exit code 7).
+  ToolRun fallback = tern({"--http3", url("/fallback")});
+  EXPECT_EQ(fallback.exitCode, 0) << fallback.err;
+  EXPECT_EQ(fallback.out, "at /fallback\n");
+
+  const int closedPort = ::tern::testing::freeUdpPort("127.0.0.1");
+  ToolRun only = runTern({"-s", "--cacert", caFile_, "--http3-only",
+                          "https://127.0.0.1:" + std::to_string(closedPort) + "/"});
+  EXPECT_EQ(only.exitCode, 7) << only.err;
+  EXPECT_EQ(only.out, "");
+}
+
 TEST_F(AltSvcToolTest, AdvertisementIsSavedAndClearTakesItOut) {
   ToolRun learn = tern({"--alt-svc", file("alt-svc.txt"), url("/advertise")});
   EXPECT_EQ(learn.exitCode, 0) << learn.err;

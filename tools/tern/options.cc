@@ -394,11 +394,15 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
   bool http11Flag = false;
   bool http2Flag = false;
   bool http2PriorKnowledgeFlag = false;
+  bool http3Flag = false;
+  bool http3OnlyFlag = false;
   CLI::Option* http10 = app.add_flag("--http1.0", http10Flag, "Use HTTP 1.0 (tern sends HTTP/1.1)");
   CLI::Option* http11 = app.add_flag("--http1.1", http11Flag, "Use HTTP 1.1");
   CLI::Option* http2 = app.add_flag("--http2", http2Flag, "Use HTTP 2 (where TLS offers it)");
   CLI::Option* http2PriorKnowledge = app.add_flag(
       "--http2-prior-knowledge", http2PriorKnowledgeFlag, "Use HTTP 2 without HTTP/1.1 Upgrade");
+  CLI::Option* http3 = app.add_flag("--http3", http3Flag, "Use HTTP v3");
+  CLI::Option* http3Only = app.add_flag("--http3-only", http3OnlyFlag, "Use HTTP v3 only");
   bool ipv4Flag = false;
   bool ipv6Flag = false;
   CLI::Option* ipv4 = app.add_flag("--ipv4", ipv4Flag, "Resolve names to IPv4 addresses");
@@ -713,6 +717,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::istream&
     if (option == http2PriorKnowledge) {
       options.httpVersion = Options::HttpVersion::kHttp2PriorKnowledge;
     }
+    if (option == http3) options.httpVersion = Options::HttpVersion::kHttp3;
+    if (option == http3Only) options.httpVersion = Options::HttpVersion::kHttp3Only;
     if (option == urlOption) {
       options.urls.push_back(urlOptions.at(index));
     } else if (option == outputOption) {

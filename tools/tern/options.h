@@ -132,7 +132,9 @@ struct Options {
 
   // --http1.1, --http2 (the default: h2 where TLS offers it, else HTTP/1.1; tern has no h2c
   // Upgrade), --http2-prior-knowledge (cleartext HTTP/2 without negotiation). The last one wins.
-  enum class HttpVersion { kDefault, kHttp11, kHttp2, kHttp2PriorKnowledge };
+  // --http3: HTTP/3 to every https URL's host and port, raced against TCP; --http3-only: HTTP/3
+  // and nothing else (curl's).
+  enum class HttpVersion { kDefault, kHttp11, kHttp2, kHttp2PriorKnowledge, kHttp3, kHttp3Only };
   HttpVersion httpVersion = HttpVersion::kDefault;
   // -4/--ipv4, -6/--ipv6: resolve names to addresses of one family only (the last one wins).
   enum class IpResolve { kAny, kIpv4, kIpv6 };

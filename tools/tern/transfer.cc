@@ -142,6 +142,14 @@ Client makeClient(const Options& options, const ProxySetup& proxies,
     case Options::HttpVersion::kHttp2PriorKnowledge:
       builder.protocols({Protocol::H2_PRIOR_KNOWLEDGE});
       break;
+    case Options::HttpVersion::kHttp3:
+      // curl's: HTTP/3 to each https URL's own host and port, TCP raced against it.
+      builder.protocols({Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1});
+      builder.addQuicHint("*", 0, 0);
+      break;
+    case Options::HttpVersion::kHttp3Only:
+      builder.protocols({Protocol::HTTP_3});
+      break;
     case Options::HttpVersion::kDefault:
     case Options::HttpVersion::kHttp2:
       builder.protocols(withAltSvcDiscovery(options, {Protocol::HTTP_2, Protocol::HTTP_1_1}));
