@@ -63,6 +63,10 @@ std::optional<std::string> canonicalHost(std::string_view word) {
   }
   std::optional<HttpUrl> url = HttpUrl::parse("https://" + std::string(word) + "/");
   if (!url || (ipv6 != (url->host().find(':') != std::string::npos))) return std::nullopt;
+  // A host can still end in a dot: "a.." less one dot, or a word IDNA maps to one ("a" and a
+  // fullwidth full stop). Written back, that dot would be dropped on reading, so the alternative
+  // would not read back as itself (alt_svc_fuzzer's round trip); curl never writes such a host.
+  if (url->host().ends_with('.')) return std::nullopt;
   return url->host();
 }
 
