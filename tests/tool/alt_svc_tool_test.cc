@@ -148,6 +148,10 @@ TEST_F(AltSvcToolTest, Http3FallsBackToTcpAndHttp3OnlyDoesNot) {
                           "https://127.0.0.1:" + std::to_string(closedPort) + "/"});
   EXPECT_EQ(only.exitCode, 7) << only.err;
   EXPECT_EQ(only.out, "");
+
+  ToolRun http = runTern({"-sS", "--http3-only", "http://127.0.0.1:1/"});
+  EXPECT_EQ(http.exitCode, 3);
+  EXPECT_EQ(http.err, "tern: (3) HTTP/3 requested for non-HTTPS URL\n");
 }
 
 TEST_F(AltSvcToolTest, AdvertisementIsSavedAndClearTakesItOut) {

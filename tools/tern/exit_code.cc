@@ -186,6 +186,7 @@ TransferError classifyFailure(const std::exception_ptr& failure, const FailureCo
     return {kExitCouldntResolveHost, "Could not resolve host: " + context.host};
   } catch (const ConnectException&) {
     return {kExitCouldntConnect, connectFailure(context, "Couldn't connect to server")};
+
   } catch (const InterruptedIOException& e) {
     if (isConnectTimeout(e.what())) {
       return {kExitOperationTimedOut, connectFailure(context, "Timeout was reached")};
@@ -228,6 +229,11 @@ TransferError classifyFailure(const std::exception_ptr& failure, const FailureCo
     return {kExitProxy, socksRefusal(e.what())};
   } catch (const IOException& e) {
     if (isSocksProtocolFailure(e, context)) return {kExitProxy, e.what()};
+    // --http3-only with an http URL: curl's words and code for it.
+    if (dynamic_cast<const UnknownServiceException*>(&e) &&
+        std::string_view(e.what()).starts_with("HTTP/3 needs https")) {
+      return {kExitUrlMalformed, "HTTP/3 requested for non-HTTPS URL"};
+    }
     if (isHandshakeFailure(e)) {
       return {kExitSslConnectError, std::string("SSL connect error: ") + e.what()};
     }
