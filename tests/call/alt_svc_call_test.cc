@@ -17,6 +17,7 @@
 #include "call/client_access.h"
 #include "call/https_fixture.h"
 #include "support/call_fakes.h"
+#include "support/temp_dir.h"
 
 namespace tern::testing {
 namespace {
@@ -26,26 +27,6 @@ using internal::AltSvcOrigin;
 using internal::ClientAccess;
 
 const std::vector<Protocol> kWithHttp3{Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1};
-
-class TempDirectory {
- public:
-  TempDirectory() {
-    static int counter = 0;
-    path_ =
-        std::filesystem::temp_directory_path() /
-        ("tern_alt_svc_call_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDirectory() {
-    std::error_code ignored;  // Best effort: a leftover temporary directory fails nothing.
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 std::string readFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -143,7 +124,7 @@ TEST_F(AltSvcCallTest, CopiesAndDerivedClientsShareWhatIsKnown) {
 }
 
 TEST_F(AltSvcCallTest, IgnoredFromACachedResponse) {
-  TempDirectory dir;
+  TempDir dir;
   auto cache = std::make_shared<Cache>(dir.path() / "http", 1 << 20);
   // Stored by a client that does not record, then served from the cache to one that would.
   Client storing =
@@ -163,7 +144,7 @@ TEST_F(AltSvcCallTest, IgnoredFromACachedResponse) {
 }
 
 TEST_F(AltSvcCallTest, KeptInItsFileLoadedByTheNextClient) {
-  TempDirectory dir;
+  TempDir dir;
   const std::filesystem::path file = dir.path() / "alt-svc.txt";
   Client first = clientBuilder().altSvcFile(file).build();
   server.enqueue(withAltSvc("h3=\":4433\"; ma=3600; persist=1"));
@@ -190,7 +171,7 @@ TEST_F(AltSvcCallTest, KeptInItsFileLoadedByTheNextClient) {
 }
 
 TEST_F(AltSvcCallTest, RenewalsAreSavedOnShutdown) {
-  TempDirectory dir;
+  TempDir dir;
   const std::filesystem::path file = dir.path() / "alt-svc.txt";
   Client c = clientBuilder().altSvcFile(file).build();
   server.enqueue(withAltSvc("h3=\":4433\"; ma=60"));
@@ -210,14 +191,14 @@ TEST_F(AltSvcCallTest, RenewalsAreSavedOnShutdown) {
 }
 
 TEST_F(AltSvcCallTest, KeptBesideTheHttpCacheWithoutAFile) {
-  TempDirectory dir;
+  TempDir dir;
   auto cache = std::make_shared<Cache>(dir.path(), 1 << 20);
   Client cached = clientBuilder().cache(cache).build();
   server.enqueue(withAltSvc("h3=\":4433\""));
   EXPECT_EQ(cached.newCall(get())->execute().body()->string(), "ok");
   EXPECT_NE(readFile(dir.path() / "alt-svc").find(" h3 "), std::string::npos);
   // Without HTTP/3 a client with a cache writes no such file.
-  TempDirectory other;
+  TempDir other;
   auto otherCache = std::make_shared<Cache>(other.path(), 1 << 20);
   Client plain =
       Client::Builder().handshakeCertificates(certificates.clientTrust()).cache(otherCache).build();
@@ -230,7 +211,7 @@ TEST_F(AltSvcCallTest, KeptBesideTheHttpCacheWithoutAFile) {
 }
 
 TEST_F(AltSvcCallTest, UnreadableFileFailsTheBuildNamingIt) {
-  TempDirectory dir;
+  TempDir dir;
   try {
     clientBuilder().altSvcFile(dir.path()).build();  // A directory.
     FAIL() << "expected IOException";

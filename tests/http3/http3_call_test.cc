@@ -24,6 +24,7 @@
 #include "call/https_fixture.h"
 #include "http3/gtls_server.h"
 #include "support/recording_event_listener.h"
+#include "support/temp_dir.h"
 
 namespace tern::testing {
 namespace {
@@ -32,26 +33,6 @@ using internal::AltSvcOrigin;
 using internal::ClientAccess;
 
 const std::vector<Protocol> kWithHttp3{Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1};
-
-class TempDirectory {
- public:
-  TempDirectory() {
-    static int counter = 0;
-    path_ =
-        std::filesystem::temp_directory_path() /
-        ("tern_http3_call_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDirectory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 // A UDP socket on 127.0.0.1 that takes datagrams and never answers: a peer behind a firewall
 // that drops QUIC, as far as a client can tell.
@@ -112,7 +93,7 @@ class Http3CallTest : public HttpsFixture {
     return count;
   }
 
-  TempDirectory directory;
+  TempDir directory;
   std::unique_ptr<GtlsServer> quic;
 };
 

@@ -5,6 +5,7 @@
 // curl parts are skipped where curl is not installed.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -79,7 +80,18 @@ class AltSvcToolTest : public ::testing::Test {
     return std::string(source) + " secure.test " + port + " h3 secure.test 4433";
   }
 
+  // ngtcp2's server on UDP with the origin's certificate, serving /hello ("hello via h3"); its
+  // null if it would not start.
+  ::tern::testing::GtlsServer* startQuic() {
+    ::tern::testing::TestCertificates quicCertificates = certificates_;
+    quicCertificates.localhost = serverCertificate_;
+    quic_ = std::make_unique<::tern::testing::GtlsServer>(quicCertificates, files_.path() / "gtls");
+    quic_->writeFile("hello", "hello via h3\n");
+    return quic_->start() ? quic_.get() : nullptr;
+  }
+
   MockWebServer server_;
+  std::unique_ptr<::tern::testing::GtlsServer> quic_;
   ::tern::testing::TestCertificates certificates_;
   tls::HeldCertificate serverCertificate_ = tls::HeldCertificate::Builder()
                                                 .commonName("secure.test")
@@ -94,16 +106,12 @@ TEST_F(AltSvcToolTest, AnH3AlternativeInTheFileIsCalledOverHttp3) {
   if (!::tern::testing::GtlsServer::available()) {
     GTEST_SKIP() << "gtlsserver (ngtcp2-server) is not installed";
   }
-  // ngtcp2's server on UDP with the origin's certificate, serving /hello.
-  ::tern::testing::TestCertificates quicCertificates = certificates_;
-  quicCertificates.localhost = serverCertificate_;
-  ::tern::testing::GtlsServer quic(quicCertificates, files_.path() / "gtls");
-  quic.writeFile("hello", "hello via h3\n");
-  ASSERT_TRUE(quic.start()) << "gtlsserver did not start";
+  ::tern::testing::GtlsServer* quic = startQuic();
+  ASSERT_NE(quic, nullptr) << "gtlsserver did not start";
   const std::string altSvc = file("alt-svc.txt");
   files_.write("alt-svc.txt", std::string(kHeader) +
                                   advertised().substr(0, advertised().rfind(' ')) + " " +
-                                  std::to_string(quic.port()) + " \"20991231 00:00:00\" 0 0\n");
+                                  std::to_string(quic->port()) + " \"20991231 00:00:00\" 0 0\n");
 
   ToolRun run = tern({"-v", "--alt-svc", altSvc, url("/hello")});
   EXPECT_EQ(run.exitCode, 0) << run.err;
@@ -120,12 +128,9 @@ TEST_F(AltSvcToolTest, Http3FlagsGoToTheUrlsOwnPortOverQuic) {
   if (!::tern::testing::GtlsServer::available()) {
     GTEST_SKIP() << "gtlsserver (ngtcp2-server) is not installed";
   }
-  ::tern::testing::TestCertificates quicCertificates = certificates_;
-  quicCertificates.localhost = serverCertificate_;
-  ::tern::testing::GtlsServer quic(quicCertificates, files_.path() / "gtls");
-  quic.writeFile("hello", "hello via h3\n");
-  ASSERT_TRUE(quic.start()) << "gtlsserver did not start";
-  const std::string port = std::to_string(quic.port());
+  ::tern::testing::GtlsServer* quic = startQuic();
+  ASSERT_NE(quic, nullptr) << "gtlsserver did not start";
+  const std::string port = std::to_string(quic->port());
   for (const char* flag : {"--http3", "--http3-only"}) {
     ToolRun run =
         runTern({"-s", "-v", "--cacert", caFile_, "--resolve", "secure.test:" + port + ":127.0.0.1",
