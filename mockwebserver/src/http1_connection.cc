@@ -149,7 +149,7 @@ bool Http1Connection::processOneRequest() {
   server_.record(request);
   if (request.failure()) return false;  // Nothing to respond to.
 
-  MockResponse response = server_.dispatcher()->dispatch(request);
+  MockResponse response = server_.dispatch(request);
   if (server_.closing().fired()) throw ServerClosedException();  // Dispatcher released by close.
 
   const SocketPolicy& policy = response.socketPolicy();

@@ -328,7 +328,7 @@ void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool 
   try {
     RecordedRequest request = recordedRequest(*stream);
     server_.record(request);
-    MockResponse response = server_.dispatcher()->dispatch(request);
+    MockResponse response = server_.dispatch(request);
     if (server_.closing().fired()) return;
     const SocketPolicy& policy = response.socketPolicy();
     // The policies that answer nothing come first, as over HTTP/1.1: a WebSocket's handshake

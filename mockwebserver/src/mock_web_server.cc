@@ -29,6 +29,7 @@
 #include "http/protocol_list.h"
 #include "http1_connection.h"
 #include "http2_server_connection.h"
+#include "http3_server.h"
 #include "server_socket.h"
 #include "server_state.h"
 #include "server_tls.h"
@@ -63,13 +64,16 @@ std::string authorityHost(const sockaddr_storage& address) {
   return text;
 }
 
-// Throws std::invalid_argument if `protocols` holds HTTP_3: the server answers over TCP only
-// until it serves QUIC (issue 20), and a test asking for h3 must not pass without it.
-void checkNoHttp3(const std::vector<Protocol>& protocols, std::string_view method) {
-  if (std::find(protocols.begin(), protocols.end(), Protocol::HTTP_3) != protocols.end()) {
-    throw std::invalid_argument("MockWebServer::" + std::string(method) +
-                                ": HTTP/3 is not served yet");
+void setPort(sockaddr_storage& address, int port) {
+  if (address.ss_family == AF_INET6) {
+    reinterpret_cast<sockaddr_in6&>(address).sin6_port = htons(static_cast<uint16_t>(port));
+  } else {
+    reinterpret_cast<sockaddr_in&>(address).sin_port = htons(static_cast<uint16_t>(port));
   }
+}
+
+bool servesHttp3(const std::vector<Protocol>& protocols) {
+  return std::find(protocols.begin(), protocols.end(), Protocol::HTTP_3) != protocols.end();
 }
 
 }  // namespace
@@ -88,6 +92,7 @@ struct MockWebServer::Impl {
   bool started = false;
   bool closed = false;
   std::thread acceptThread;
+  std::unique_ptr<internal::Http3Server> http3Server;  // With HTTP_3 in the protocols.
   std::string unixSocketPath;  // The socket file startUnixSocket() made, removed by close().
   std::optional<tls::HandshakeCertificates> httpsCertificates;
   internal::ClientAuth clientAuth = internal::ClientAuth::kNone;
@@ -225,33 +230,56 @@ void MockWebServer::start(std::string_view host, int port) {
   socklen_t addressLength = found->ai_addrlen;
   std::memcpy(&address, found->ai_addr, found->ai_addrlen);
   ::freeaddrinfo(found);
-  if (address.ss_family == AF_INET6) {
-    reinterpret_cast<sockaddr_in6&>(address).sin6_port = htons(static_cast<uint16_t>(port));
-  } else {
-    reinterpret_cast<sockaddr_in&>(address).sin_port = htons(static_cast<uint16_t>(port));
-  }
 
+  const bool http3 = servesHttp3(impl_->state.protocols());
+  if (http3 && !impl_->httpsCertificates) {
+    throw std::invalid_argument("MockWebServer::start: HTTP/3 needs useHttps()");
+  }
   const std::string where = hostName + ":" + std::to_string(port);
-  FileDescriptor listener(
-      ::socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
-  if (!listener.valid()) {
-    throw IOException("MockWebServer::start: socket() failed for " + where + ": " +
-                      internal::errnoMessage(errno));
+  FileDescriptor listener;
+  FileDescriptor udp;
+  int boundPort = port;
+  // With HTTP/3, QUIC is served on the same port over UDP: a free TCP port may be taken on UDP,
+  // so a port the system picked is picked again.
+  for (int attempt = 0;; ++attempt) {
+    listener =
+        FileDescriptor(::socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    if (!listener.valid()) {
+      throw IOException("MockWebServer::start: socket() failed for " + where + ": " +
+                        internal::errnoMessage(errno));
+    }
+    const int reuse = 1;  // A fixed port can be rebound while old connections sit in TIME_WAIT.
+    ::setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &reuse, sizeof(reuse));
+    setPort(address, port);
+    if (::bind(listener.get(), reinterpret_cast<const sockaddr*>(&address), addressLength) != 0 ||
+        ::listen(listener.get(), 50) != 0) {
+      throw IOException("MockWebServer::start: cannot listen on " + where + ": " +
+                        internal::errnoMessage(errno));
+    }
+    socklen_t length = sizeof(address);
+    ::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length);
+    boundPort = ntohs(address.ss_family == AF_INET6
+                          ? reinterpret_cast<const sockaddr_in6&>(address).sin6_port
+                          : reinterpret_cast<const sockaddr_in&>(address).sin_port);
+    if (!http3) break;
+    udp = FileDescriptor(::socket(address.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    if (udp.valid() &&
+        ::bind(udp.get(), reinterpret_cast<const sockaddr*>(&address), addressLength) == 0) {
+      break;
+    }
+    const int error = errno;
+    if (port != 0 || attempt == 20) {
+      throw IOException("MockWebServer::start: cannot bind UDP (HTTP/3) on " + hostName + ":" +
+                        std::to_string(boundPort) + ": " + internal::errnoMessage(error));
+    }
   }
-  const int reuse = 1;  // A fixed port can be rebound while old connections sit in TIME_WAIT.
-  ::setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &reuse, sizeof(reuse));
-  if (::bind(listener.get(), reinterpret_cast<const sockaddr*>(&address), addressLength) != 0 ||
-      ::listen(listener.get(), 50) != 0) {
-    throw IOException("MockWebServer::start: cannot listen on " + where + ": " +
-                      internal::errnoMessage(errno));
-  }
-  addressLength = sizeof(address);
-  ::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &addressLength);
-  const int boundPort =
-      ntohs(address.ss_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6&>(address).sin6_port
-                                          : reinterpret_cast<const sockaddr_in&>(address).sin_port);
 
   impl_->state.setAddress(hostName, authorityHost(address), boundPort);
+  if (http3) {
+    impl_->state.setServesHttp3(true);
+    impl_->http3Server = std::make_unique<internal::Http3Server>(
+        impl_->state, *impl_->httpsCertificates, std::move(udp));
+  }
   impl_->acceptThread = std::thread(&Impl::acceptConnections, impl_.get(), std::move(listener));
   impl_->started = true;
 }
@@ -265,6 +293,10 @@ void MockWebServer::startUnixSocket(std::string_view path, bool abstract) {
   const size_t offset = abstract ? 1 : 0;
   if (path.empty() || path.size() + offset >= sizeof(address.sun_path)) {
     throw std::invalid_argument("MockWebServer::startUnixSocket: bad path: " + std::string(path));
+  }
+  if (servesHttp3(impl_->state.protocols())) {
+    throw std::invalid_argument(
+        "MockWebServer::startUnixSocket: HTTP/3 needs UDP, not a Unix socket");
   }
   if (impl_->httpsCertificates) {
     impl_->state.setTls(std::make_unique<internal::ServerTls>(
@@ -302,6 +334,7 @@ void MockWebServer::close() {
   impl_->state.beginShutdown();
   // No lock needed: closed is set, so start() can no longer touch acceptThread.
   if (impl_->acceptThread.joinable()) impl_->acceptThread.join();
+  if (impl_->http3Server) impl_->http3Server->close();
   if (!impl_->unixSocketPath.empty()) ::unlink(impl_->unixSocketPath.c_str());
   // The accept thread has stopped, so no connection is added from here on.
   std::list<std::unique_ptr<Impl::ConnectionThread>> connections;
@@ -363,7 +396,6 @@ void MockWebServer::noClientAuth() {
 }
 
 void MockWebServer::protocols(std::vector<Protocol> protocols) {
-  checkNoHttp3(protocols, "protocols");
   if (std::find(protocols.begin(), protocols.end(), Protocol::HTTP_1_1) == protocols.end()) {
     throw std::invalid_argument("MockWebServer::protocols: must contain http/1.1");
   }
@@ -421,9 +453,13 @@ void MockWebServer::setBodyLimit(int64_t bodyLimit) {
 int64_t MockWebServer::bodyLimit() const { return impl_->state.bodyLimit(); }
 
 void MockWebServer::setProtocols(std::vector<Protocol> protocols) {
-  checkNoHttp3(protocols, "setProtocols");
   // The client's rules (OkHttp's MockWebServer.protocols checks the same).
   protocols = tern::internal::checkedProtocolList(protocols);
+  if (servesHttp3(protocols) &&
+      std::find(protocols.begin(), protocols.end(), Protocol::HTTP_1_1) == protocols.end()) {
+    throw std::invalid_argument(
+        "MockWebServer::setProtocols: HTTP/3 is served beside http/1.1 over TCP: add HTTP_1_1");
+  }
   impl_->state.setProtocols(std::move(protocols));
 }
 

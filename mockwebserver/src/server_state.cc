@@ -76,6 +76,16 @@ void ServerState::dispatchBookkeepingRequest(int sequenceNumber, int connectionI
   record(std::move(request));
 }
 
+MockResponse ServerState::dispatch(const RecordedRequest& request) {
+  MockResponse response = dispatcher()->dispatch(request);
+  const std::string& line = request.requestLine();
+  const bool overQuic = line.size() >= 7 && line.compare(line.size() - 7, 7, " HTTP/3") == 0;
+  if (!servesHttp3_ || overQuic || response.headers().get("Alt-Svc")) return response;
+  return response.newBuilder()
+      .addHeader("Alt-Svc", "h3=\":" + std::to_string(port_) + "\"; ma=86400")
+      .build();
+}
+
 void ServerState::beginShutdown() {
   closing_.fire();
   dispatcher()->shutdown();

@@ -48,6 +48,15 @@ class ServerState {
   std::shared_ptr<Dispatcher> dispatcher() const;
   void setDispatcher(std::shared_ptr<Dispatcher> dispatcher);
 
+  // The dispatcher's response to `request`. While the server also serves HTTP/3, a response
+  // over TCP advertises it (RFC 7838: "Alt-Svc: h3=\":<port>\"; ma=86400") unless the script
+  // set an Alt-Svc header of its own.
+  MockResponse dispatch(const RecordedRequest& request);
+
+  // Set once by start(), before any server thread runs: whether QUIC is served on port().
+  void setServesHttp3(bool servesHttp3) { servesHttp3_ = servesHttp3; }
+  bool servesHttp3() const noexcept { return servesHttp3_; }
+
   int64_t bodyLimit() const;
   void setBodyLimit(int64_t bodyLimit);
 
@@ -85,6 +94,7 @@ class ServerState {
   std::string hostName_;
   std::string hostAddress_;
   int port_ = -1;
+  bool servesHttp3_ = false;
   std::unique_ptr<ServerTls> tls_;
 
   mutable std::mutex mutex_;

@@ -364,9 +364,14 @@ RoutePlanner::PlanPtr RealRoutePlanner::plan() {
     route = std::exchange(quicDisplacedRoute_, std::nullopt);  // TCP's turn, not taken last time.
   } else if (routeSelection_ && routeSelection_->hasNext()) {
     route = routeSelection_->next();
+  } else if (quic_ && quicRoute_ && routeSelector_ && !routeSelector_->hasNext()) {
+    route = *quicRoute_;  // A retry (a refused stream): QUIC again, every route being taken.
   } else {
     if (!routeSelector_) {
       routeSelector_.emplace(address_, routeDatabase_, &user_, settings_.fastFallback);
+    }
+    if (!routeSelector_->hasNext()) {
+      throw IOException("exhausted all routes to " + address_.url().toString());
     }
     routeSelection_ = routeSelector_->next();  // Blocks on DNS the first time.
     if (user_.isCanceled()) throw InterruptedIOException("Canceled");
@@ -397,6 +402,7 @@ RoutePlanner::PlanPtr RealRoutePlanner::plan() {
   attempt_ = std::move(attempt);
   if (quic_) {
     if (PlanPtr plan = quicPlan(*quic_, *route)) {
+      quicRoute_ = *route;
       // QUIC goes first; TCP over this route is the race's next plan, after the delay. HTTP/3
       // only: the route's address is QUIC's alone.
       if (!http3Only()) quicDisplacedRoute_ = std::move(*route);

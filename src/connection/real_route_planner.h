@@ -144,6 +144,9 @@ class RealRoutePlanner final : public RoutePlanner {
   std::optional<Route> nextRouteToTry_ TERN_GUARDED_BY(excludedMutex_);
   // The route a QUIC plan went ahead of: TCP's plan in the race, or the next plan() if QUIC won.
   std::optional<Route> quicDisplacedRoute_;
+  // The route the last QUIC plan came from: a refused stream's retry goes over QUIC again this
+  // way once every other route was taken.
+  std::optional<Route> quicRoute_;
   // The "h3" alternative the current plan() prefers to any TCP connection, if any.
   std::optional<AltService> quic_;
 };

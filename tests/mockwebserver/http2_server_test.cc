@@ -42,21 +42,26 @@ TEST(MockWebServerProtocolsTest, RejectsListsTheClientWouldReject) {
   EXPECT_THROW(server.setGoAwayAfterStreams(-1), std::invalid_argument);
 }
 
-TEST(MockWebServerProtocolsTest, RejectsHttp3UntilItServesQuic) {
+TEST(MockWebServerProtocolsTest, ServesHttp3BesideHttp11OverHttpsOnly) {
   MockWebServer server;
+  server.setProtocols({Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1});
+  EXPECT_EQ(server.protocols(),
+            (std::vector<Protocol>{Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1}));
   try {
-    server.setProtocols({Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1});
+    server.setProtocols({Protocol::HTTP_3});
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "MockWebServer::setProtocols: HTTP/3 is not served yet");
+    EXPECT_STREQ(e.what(),
+                 "MockWebServer::setProtocols: HTTP/3 is served beside http/1.1 over TCP: add "
+                 "HTTP_1_1");
   }
   try {
-    server.protocols({Protocol::HTTP_1_1, Protocol::HTTP_3});
+    server.start();  // Not https: QUIC has no cleartext.
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "MockWebServer::protocols: HTTP/3 is not served yet");
+    EXPECT_STREQ(e.what(), "MockWebServer::start: HTTP/3 needs useHttps()");
   }
-  EXPECT_EQ(server.protocols(), (std::vector<Protocol>{Protocol::HTTP_2, Protocol::HTTP_1_1}));
+  EXPECT_FALSE(server.started());
 }
 
 TEST(MockWebServerPolicyTest, ResetStreamAtStartNamesItsCode) {

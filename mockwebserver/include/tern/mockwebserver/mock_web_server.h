@@ -22,12 +22,12 @@
 
 namespace tern::mockwebserver {
 
-// A scriptable HTTP/1.1 and HTTP/2 server for tests, as OkHttp's mockwebserver3 MockWebServer,
-// over cleartext or (after useHttps()) TLS. HTTP/2 is cleartext with prior knowledge
-// (setProtocols({Protocol::H2_PRIOR_KNOWLEDGE})), served on nghttp2's server API: each stream is
-// answered on its own thread, so a slow or stalled response never holds up the connection's
-// other streams. Script the responses, point the code under test at url(), then check the
-// requests it made:
+// A scriptable HTTP/1.1, HTTP/2 and HTTP/3 server for tests, as OkHttp's mockwebserver3
+// MockWebServer, over cleartext or (after useHttps()) TLS, and QUIC for HTTP/3 (protocols()).
+// HTTP/2 is cleartext with prior knowledge (setProtocols({Protocol::H2_PRIOR_KNOWLEDGE})), served
+// on nghttp2's server API: each stream is answered on its own thread, so a slow or stalled response
+// never holds up the connection's other streams. Script the responses, point the code under test at
+// url(), then check the requests it made:
 //
 //   MockWebServer server;
 //   server.enqueue(MockResponse::Builder().body("hello").build());
@@ -36,8 +36,9 @@ namespace tern::mockwebserver {
 //   RecordedRequest request = server.takeRequest();
 //   EXPECT_EQ(request.path(), "/greeting");
 //
-// Threads: one accept thread, plus one thread per connection. close() (and the destructor)
-// stops them all promptly, whatever they are doing (reading a request, waiting in the
+// Threads: one accept thread, plus one thread per connection (with HTTP/3, one more thread for
+// every QUIC connection, plus one per HTTP/2 or HTTP/3 stream being answered). close() (and the
+// destructor) stops them all promptly, whatever they are doing (reading a request, waiting in the
 // dispatcher, sleeping for a delay or throttle, stalled by a socket policy), closes every
 // socket and joins every thread: nothing leaks.
 //
@@ -123,8 +124,12 @@ class TERN_API MockWebServer {
 
   // The protocols the server selects from by ALPN, in its order of preference. Must contain
   // HTTP_1_1. Default {HTTP_2, HTTP_1_1}: over TLS a client offering h2 is served HTTP/2.
-  // Throws std::invalid_argument without HTTP_1_1 or with HTTP_3 ("HTTP/3 is not served yet"),
-  // std::logic_error once started. The same list as setProtocols() below.
+  // With HTTP_3 (and useHttps(), or start() throws std::invalid_argument), the server also
+  // serves HTTP/3 over QUIC on the same port over UDP, and its responses over TCP advertise it
+  // with "Alt-Svc: h3=\":<port>\"; ma=86400" (unless the script sets an Alt-Svc header): a
+  // client that may use HTTP/3 moves to it after its first call (see docs/mockwebserver.md for
+  // what HTTP/3 serves and which socket policies apply). Throws std::invalid_argument without
+  // HTTP_1_1, std::logic_error once started. The same list as setProtocols() below.
   void protocols(std::vector<Protocol> protocols);
 
   // Scripts `response` for a future request: the first request gets the first enqueued
@@ -158,8 +163,9 @@ class TERN_API MockWebServer {
   // The protocols to serve, as OkHttp's MockWebServer.protocols: {HTTP_2, HTTP_1_1} by default
   // (HTTP/1.1 on cleartext), or exactly {H2_PRIOR_KNOWLEDGE} to serve every connection as
   // HTTP/2 without negotiation (RFC 9113 §3.3). Applies to connections accepted afterwards.
+  // With HTTP_3 beside HTTP_1_1 (and useHttps()), HTTP/3 is served too, as protocols() says.
   // Throws std::invalid_argument as Client::Builder::protocols() does for a bad list, and for
-  // HTTP_3 ("MockWebServer::setProtocols: HTTP/3 is not served yet"): QUIC is not served yet.
+  // HTTP_3 without HTTP_1_1 (TCP is always served).
   void setProtocols(std::vector<Protocol> protocols);
   std::vector<Protocol> protocols() const;
 
