@@ -19,8 +19,9 @@ packages=(
   # on loopback, beside curl: tinyproxy (HTTP), microsocks (SOCKS5), stunnel4 (HTTPS, in front of
   # tinyproxy)
   curl tinyproxy microsocks stunnel4
-  # HTTP/3 tests (tests/http3) run ngtcp2's example server, gtlsserver, on loopback
-  ngtcp2-server
+  # HTTP/3 tests (tests/http3) run ngtcp2's example server, gtlsserver, on loopback; the
+  # MockWebServer interop test (tests/interop) its example client, gtlsclient
+  ngtcp2-server ngtcp2-client
   # WebSocket interop (tests/interop/web_socket_interop_test.cc): Python's websockets and Node's
   # ws on loopback
   python3-websockets node-ws

@@ -692,7 +692,7 @@ bool Http3Server::readLocked(Connection& c, const uint8_t* datagram, size_t leng
   ngtcp2_pkt_info out{};
   ngtcp2_ssize written = ngtcp2_conn_write_connection_close(c.conn, &ps.path, &out, packet,
                                                             sizeof(packet), &error, timestamp());
-  if (written > 0) sendLocked(c, packet, static_cast<size_t>(written));
+  if (written > 0) sendLocked(c, ps.path, packet, static_cast<size_t>(written));
   c.ended = true;
   return false;
 }
@@ -764,17 +764,22 @@ bool Http3Server::writeLocked(Connection& c) {
       return false;
     }
     if (written == 0) break;
-    sendLocked(c, packet, static_cast<size_t>(written));
+    sendLocked(c, ps.path, packet, static_cast<size_t>(written));
     if (++packets >= maxPackets) break;
   }
   ngtcp2_conn_update_pkt_tx_time(c.conn, now);
   return true;
 }
 
-void Http3Server::sendLocked(const Connection& c, const uint8_t* packet, size_t length) {
+void Http3Server::sendLocked(const Connection& c, const ngtcp2_path& path, const uint8_t* packet,
+                             size_t length) {
+  // To the address ngtcp2 chose (a client that moved is challenged on its new path and its old
+  // one, RFC 9000 §9), or the client's latest.
+  const sockaddr* remote =
+      path.remote.addrlen > 0 ? path.remote.addr : reinterpret_cast<const sockaddr*>(&c.remote);
+  const socklen_t remoteLength = path.remote.addrlen > 0 ? path.remote.addrlen : c.remoteLength;
   // Best effort: a datagram the kernel cannot take now is lost, and QUIC sends it again.
-  (void)::sendto(socket_.get(), packet, length, MSG_DONTWAIT,
-                 reinterpret_cast<const sockaddr*>(&c.remote), c.remoteLength);
+  (void)::sendto(socket_.get(), packet, length, MSG_DONTWAIT, remote, remoteLength);
 }
 
 void Http3Server::closeConnectionLocked(Connection& c, uint64_t applicationError) {
@@ -789,7 +794,7 @@ void Http3Server::closeConnectionLocked(Connection& c, uint64_t applicationError
     ngtcp2_pkt_info info{};
     ngtcp2_ssize written = ngtcp2_conn_write_connection_close(c.conn, &ps.path, &info, packet,
                                                               sizeof(packet), &error, timestamp());
-    if (written > 0) sendLocked(c, packet, static_cast<size_t>(written));
+    if (written > 0) sendLocked(c, ps.path, packet, static_cast<size_t>(written));
   }
   c.ended = true;
 }

@@ -27,6 +27,7 @@
 #include "tern/tls/handshake_certificates.h"
 
 struct gnutls_certificate_credentials_st;
+struct ngtcp2_path;
 
 namespace tern::mockwebserver::internal {
 
@@ -95,7 +96,9 @@ class Http3Server {
   // forgets its connection IDs.
   void endConnectionLocked(Connection& connection);
   bool setupHttp3Locked(Connection& connection);
-  void sendLocked(const Connection& connection, const uint8_t* packet, size_t length);
+  // Sends a datagram on `path` (as ngtcp2 wrote it for).
+  void sendLocked(const Connection& connection, const ngtcp2_path& path, const uint8_t* packet,
+                  size_t length);
 
   void startResponderLocked(const std::shared_ptr<Connection>& connection,
                             const std::shared_ptr<Stream>& stream, bool bodyUnread);

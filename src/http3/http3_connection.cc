@@ -192,6 +192,10 @@ struct Http3Callbacks {
     return 0;
   }
 
+  // ngtcp2 0.12 calls this when the local side stops reading the stream (its own
+  // shutdown_stream_read or shutdown_stream: a cancel, a timeout), not for a peer's STOP_SENDING,
+  // which it answers with RESET_STREAM on its own; the stream then closes (see
+  // Http3Stream::StreamSink::write).
   static int streamStopSending(ngtcp2_conn*, int64_t streamId, uint64_t code, void* userData,
                                void*) TERN_NO_THREAD_SAFETY_ANALYSIS {
     Http3Connection& connection = self(userData);

@@ -314,8 +314,12 @@ void Http3Stream::StreamSink::write(Buffer& source, int64_t byteCount) {
       while (true) {
         if (s.sendClosed_) throw std::logic_error("Http3Stream: sink closed");
         if (s.failure_) std::rethrow_exception(copyOf(s.failure_));
-        if (s.sendAborted_) {
-          source.skip(byteCount);  // The peer asked for no more (see sendAborted_).
+        // The peer asked for no more (see sendAborted_), or the stream closed without error
+        // after a complete response: with ngtcp2 0.12 a peer's STOP_SENDING shows only so (its
+        // stream_stop_sending callback is for the local side's), as the RESET_STREAM ngtcp2 sent
+        // in answer is acknowledged. What is left of the body goes nowhere.
+        if (s.sendAborted_ || s.closedInSession_) {
+          source.skip(byteCount);
           return;
         }
         if (s.sendBufferedBytes_ < kMaxBufferedRequestBytes) break;

@@ -1,11 +1,11 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // The fault matrix: every MockWebServer SocketPolicy × every transport (HTTP/1.1, HTTP/1.1 over
-// TLS, h2c, and through proxies: an HTTP proxy, a CONNECT tunnel, SOCKS5) × {sync, async,
-// coroutine} × {GET, POST with a body}, and the proxies' own faults on their transport. In every
-// cell the call ends (well inside its call timeout) with the right response or an exception whose
-// type and message match the fault; afterwards the pool holds no broken connection, the next call
-// to the same server succeeds, and no file descriptor leaks. (HTTP/2's own faults, stream resets
-// and GOAWAY, are in tests/http2.)
+// TLS, h2c, HTTP/3 over QUIC, and through proxies: an HTTP proxy, a CONNECT tunnel, SOCKS5) ×
+// {sync, async, coroutine} × {GET, POST with a body}, and the proxies' own faults on their
+// transport. In every cell the call ends (well inside its call timeout) with the right response or
+// an exception whose type and message match the fault; afterwards the pool holds no broken
+// connection, the next call to the same server succeeds, and no file descriptor leaks. (HTTP/2's
+// own faults, stream resets and GOAWAY, are in tests/http2.)
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -345,10 +345,11 @@ Task<Outcome> awaitOutcome(std::shared_ptr<Call> call, std::stop_token stopToken
 // proxy (absolute-form requests), as a CONNECT proxy and then the TLS origin inside the tunnel
 // (inTunnel()), and a SOCKS5 relay (tests/support/socks5_relay.h) in front of the cleartext
 // server.
-enum class Transport { kHttp1, kHttps1, kH2c, kHttpProxy, kHttpsTunnel, kSocks5 };
-constexpr Transport kTransports[] = {Transport::kHttp1,       Transport::kHttps1,
-                                     Transport::kH2c,         Transport::kHttpProxy,
-                                     Transport::kHttpsTunnel, Transport::kSocks5};
+// Over HTTP/3 (kH3) the client is HTTP/3 only and MockWebServer answers over QUIC.
+enum class Transport { kHttp1, kHttps1, kH2c, kH3, kHttpProxy, kHttpsTunnel, kSocks5 };
+constexpr Transport kTransports[] = {
+    Transport::kHttp1,     Transport::kHttps1,      Transport::kH2c,   Transport::kH3,
+    Transport::kHttpProxy, Transport::kHttpsTunnel, Transport::kSocks5};
 
 std::string toString(Transport transport) {
   switch (transport) {
@@ -358,6 +359,8 @@ std::string toString(Transport transport) {
       return "Https1";
     case Transport::kH2c:
       return "H2c";
+    case Transport::kH3:
+      return "H3";
     case Transport::kHttpProxy:
       return "HttpProxy";
     case Transport::kHttpsTunnel:
@@ -375,11 +378,31 @@ std::string toString(Transport transport) {
 //   the whole connection, which the ping sent after the timeout retires once it has gone unanswered
 //   for a second (OkHttp's degraded connection), so the next call waits for that.
 //
+// Over HTTP/3 (MockWebServer's QUIC side, docs/mockwebserver.md "HTTP/3"):
+// - DisconnectDuringRequestBody is an HTTP/1 policy: the server answers normally.
+// - The policies that disconnect close the QUIC connection with CONNECTION_CLOSE: the call, or
+//   the body's read, fails with "HTTP/3 connection to ... closed by the peer (CONNECTION_CLOSE)".
+// - NoResponse stalls that stream only: "Read timed out after 300 ms: HTTP/3 stream 0 to ...",
+//   the connection stays pooled.
+//
 // Through a CONNECT tunnel DisconnectAtStart is the proxy's: it hangs up before answering the
 // CONNECT (kTunnelEndOfStream).
 Fault forTransport(Fault fault, Transport transport) {
   if (transport == Transport::kHttpsTunnel && fault.name == "DisconnectAtStart") {
     fault.messages.push_back(kTunnelEndOfStream);
+  }
+  if (transport == Transport::kH3) {
+    const std::string closed = "closed by the peer (CONNECTION_CLOSE)";
+    if (fault.name == "DisconnectDuringRequestBody") {
+      fault.get = fault.post = Expect::kResponse;
+    } else if (fault.name == "DisconnectAfterRequest" || fault.name == "HalfCloseAfterRequest" ||
+               fault.name == "DisconnectDuringResponseBody") {
+      fault.messages = {closed};
+    } else if (fault.name == "NoResponse") {
+      fault.messages = {"Read timed out after 300 ms: HTTP/3 stream"};
+      fault.keepsConnection = true;
+    }
+    return fault;
   }
   if (transport != Transport::kH2c) return fault;
   if (fault.name == "DisconnectDuringRequestBody") {
@@ -400,10 +423,19 @@ bool overTls(Transport transport) {
   return transport == Transport::kHttps1 || transport == Transport::kHttpsTunnel;
 }
 
-// Whether `fault` can happen on `transport`: a TLS fault needs TLS, a proxy's fault its proxy.
+// The policies a TCP accept meets, before any HTTP: QUIC has no accept (MockWebServer's HTTP/3
+// side ignores them).
+bool atAccept(const Fault& fault) {
+  return fault.name == "DisconnectAtStart" || fault.name == "StallSocketAtStart" ||
+         fault.name == "FailHandshake";
+}
+
+// Whether `fault` can happen on `transport`: a TLS fault needs TLS over TCP, a proxy's fault its
+// proxy, an accept's fault TCP.
 bool appliesTo(const Fault& fault, Transport transport) {
   if (fault.connectAnswer) return transport == Transport::kHttpsTunnel;
   if (fault.socksFault != Socks5Relay::Fault::kNone) return transport == Transport::kSocks5;
+  if (transport == Transport::kH3) return !atAccept(fault);
   return !fault.httpsOnly || overTls(transport);
 }
 
@@ -457,6 +489,13 @@ class FaultMatrixTest : public ::testing::TestWithParam<Cell> {
     } else if (transport() == Transport::kH2c) {
       server_->setProtocols({Protocol::H2_PRIOR_KNOWLEDGE});
       client_ = client_->newBuilder().protocols({Protocol::H2_PRIOR_KNOWLEDGE}).build();
+    } else if (transport() == Transport::kH3) {
+      server_->useHttps(certificates_.server());
+      server_->protocols({Protocol::HTTP_3, Protocol::HTTP_2, Protocol::HTTP_1_1});
+      client_ = client_->newBuilder()
+                    .handshakeCertificates(certificates_.clientTrust())
+                    .protocols({Protocol::HTTP_3})
+                    .build();
     }
     // Through a proxy the client never looks the origin up: the proxy is an IP literal, and so
     // is the origin SOCKS5 is asked for (the HTTP proxies get a name only they could resolve).
@@ -667,14 +706,20 @@ INSTANTIATE_TEST_SUITE_P(Faults, FaultMatrixTest, ::testing::ValuesIn(cells()), 
 
 // The matrix's size, printed so docs/reliability.md quotes the real count
 // (`tern_faults_tests --gtest_filter=FaultMatrixSize.*`), and checked against its shape: every
-// fault × 6 transports × sync/async/coroutine × GET/POST, except the TLS-only faults on the 2 TLS
-// transports and each proxy's own faults on its transport alone.
+// fault × 7 transports × sync/async/coroutine × GET/POST, except the TLS-only faults on the 2 TLS
+// transports over TCP, the accept's faults not over QUIC, and each proxy's own faults on its
+// transport alone.
 TEST(FaultMatrixSize, EveryFaultOnEveryTransportInEveryModeGetAndPost) {
   size_t tlsOnly = 0;
-  for (const Fault& fault : faults()) tlsOnly += fault.httpsOnly ? 1 : 0;
+  size_t acceptOnly = 0;  // Of the faults not TLS-only: those no QUIC connection meets.
+  for (const Fault& fault : faults()) {
+    tlsOnly += fault.httpsOnly ? 1 : 0;
+    acceptOnly += !fault.httpsOnly && atAccept(fault) ? 1 : 0;
+  }
   const size_t proxyOnly = proxyFaults().size();
-  const size_t expected =
-      ((faults().size() - tlsOnly) * std::size(kTransports) + tlsOnly * 2 + proxyOnly) * 3 * 2;
+  const size_t expected = ((faults().size() - tlsOnly) * std::size(kTransports) - acceptOnly +
+                           tlsOnly * 2 + proxyOnly) *
+                          3 * 2;
   EXPECT_EQ(cells().size(), expected);
   std::printf(
       "fault matrix: %zu faults (%zu over TLS only) on %zu transports, %zu proxy faults, "

@@ -262,6 +262,38 @@ TEST_F(MockWebServerHttp3Test, ClosingTheServerEndsCallsInFlight) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
 }
 
+TEST_F(MockWebServerHttp3Test, AnswersBeforeReadingTheRequestBody) {
+  server.enqueue(MockResponse::Builder()
+                     .body("answered early")
+                     .socketPolicy(SocketPolicy::DoNotReadRequestBody{})
+                     .build());
+  // A body that keeps coming: the server stops it (STOP_SENDING, H3_NO_ERROR) after answering.
+  auto slowBody = RequestBody::create(std::string(4 * 1024 * 1024, 's'), MediaType::get("a/b"));
+  Response response =
+      client.newCall(Request::Builder().url(server.url("/early")).post(slowBody).build())
+          ->execute();
+  EXPECT_EQ(response.code(), 200);
+  EXPECT_EQ(response.body()->string(), "answered early");
+  server.enqueue(body("next"));
+  EXPECT_EQ(fetch("/next"), "next");
+}
+
+TEST_F(MockWebServerHttp3Test, ServesOverIpv6) {
+  MockWebServer v6;
+  v6.useHttps(certificates.server());
+  v6.protocols(kWithHttp3);
+  try {
+    v6.start("::1", 0);
+  } catch (const IOException&) {
+    GTEST_SKIP() << "no IPv6 loopback";
+  }
+  v6.enqueue(body("over ::1"));
+  Response response = client.newCall(Request::Builder().url(v6.url("/")).build())->execute();
+  EXPECT_EQ(response.protocol(), Protocol::HTTP_3);
+  EXPECT_EQ(response.body()->string(), "over ::1");
+  EXPECT_EQ(v6.takeRequest().requestLine(), "GET / HTTP/3");
+}
+
 TEST(MockWebServerHttp3Settings, Http3NeedsHttpsAndHttp11) {
   MockWebServer plain;
   plain.protocols(kWithHttp3);
