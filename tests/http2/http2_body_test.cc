@@ -1,5 +1,7 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
-// Bodies over HTTP/2: trailers, duplex request bodies, content coding.
+// Bodies over HTTP/2: trailers, duplex request bodies, content coding. Each runs over h2c and
+// over HTTP/3 (MultiplexedBodyTest; Transport in http2_fixture.h), but for the one call over
+// HTTP/1.1.
 #include <gtest/gtest.h>
 
 #include <future>
@@ -14,6 +16,12 @@
 namespace tern::testing {
 namespace {
 
+class MultiplexedBodyTest : public Http2Fixture, public ::testing::WithParamInterface<Transport> {
+ protected:
+  void SetUp() override { use(GetParam()); }
+};
+
+// Tests that need no multiplexed transport (a call over HTTP/1.1): not parameterized.
 using Http2BodyTest = Http2Fixture;
 
 // A duplex body: writes "first", waits for `proceed`, writes "second" and ends.
@@ -40,7 +48,7 @@ class DuplexBody final : public RequestBody {
   std::shared_future<void> proceed_;
 };
 
-TEST_F(Http2BodyTest, TrailersFollowTheBody) {
+TEST_P(MultiplexedBodyTest, TrailersFollowTheBody) {
   server.enqueue(MockResponse::Builder()
                      .body("abc")
                      .trailers(Headers::of("grpc-status", "0", "grpc-message", "done"))
@@ -52,35 +60,35 @@ TEST_F(Http2BodyTest, TrailersFollowTheBody) {
   EXPECT_EQ(trailers.get("grpc-message"), "done");
 }
 
-TEST_F(Http2BodyTest, TrailersWithAnEmptyBody) {
+TEST_P(MultiplexedBodyTest, TrailersWithAnEmptyBody) {
   server.enqueue(MockResponse::Builder().body("").trailers(Headers::of("t", "1")).build());
   Response response = execute();
   EXPECT_EQ(response.body()->string(), "");
   EXPECT_EQ(response.trailers().get("t"), "1");
 }
 
-TEST_F(Http2BodyTest, NoTrailersIsEmpty) {
+TEST_P(MultiplexedBodyTest, NoTrailersIsEmpty) {
   server.enqueue(body("abc"));
   Response response = execute();
   EXPECT_EQ(response.body()->string(), "abc");
   EXPECT_EQ(response.trailers().size(), 0);
 }
 
-TEST_F(Http2BodyTest, TrailersBeforeTheBodyIsReadIsMisuse) {
+TEST_P(MultiplexedBodyTest, TrailersBeforeTheBodyIsReadIsMisuse) {
   server.enqueue(MockResponse::Builder().body("abc").trailers(Headers::of("t", "1")).build());
   Response response = execute();
   EXPECT_THROW(response.trailers(), std::logic_error);
   EXPECT_EQ(response.body()->string(), "abc");
 }
 
-TEST_F(Http2BodyTest, ChunkedScriptedBodyIsSentPlainOverHttp2) {
+TEST_P(MultiplexedBodyTest, ChunkedScriptedBodyIsSentAsPlainData) {
   server.enqueue(MockResponse::Builder().chunkedBody("hello world", 3).build());
   Response response = execute();
   EXPECT_EQ(response.body()->string(), "hello world");
   EXPECT_FALSE(response.header("transfer-encoding"));
 }
 
-TEST_F(Http2BodyTest, DuplexBodyStreamsWhileTheResponseArrives) {
+TEST_P(MultiplexedBodyTest, DuplexBodyStreamsWhileTheResponseArrives) {
   // The server answers as soon as the headers arrive; the request body is still being written
   // when the call returns its response.
   server.enqueue(MockResponse::Builder()
@@ -99,7 +107,8 @@ TEST_F(Http2BodyTest, DuplexBodyStreamsWhileTheResponseArrives) {
 
 // RFC 9113 §8.1: a server that sent its whole response may reset the stream with NO_ERROR to
 // stop the request body; that is no error, so what the body still writes is dropped quietly.
-TEST_F(Http2BodyTest, NoErrorResetAfterACompleteResponseStopsTheBodyQuietly) {
+// HTTP/3 says the same with STOP_SENDING(H3_NO_ERROR) (RFC 9114 §4.1).
+TEST_P(MultiplexedBodyTest, NoErrorResetAfterACompleteResponseStopsTheBodyQuietly) {
   class LateBody final : public RequestBody {
    public:
     explicit LateBody(std::shared_future<void> proceed) : proceed_(std::move(proceed)) {}
@@ -129,7 +138,7 @@ TEST_F(Http2BodyTest, NoErrorResetAfterACompleteResponseStopsTheBodyQuietly) {
   std::future<std::string> outcome = requestBody->outcome.get_future();
   Response response = execute(Request::Builder().url(server.url("/")).post(requestBody).build());
   EXPECT_EQ(response.body()->string(), "complete");
-  std::this_thread::sleep_for(100ms);  // The server's RST_STREAM(NO_ERROR) arrives.
+  std::this_thread::sleep_for(100ms);  // The server's RST_STREAM or STOP_SENDING arrives.
   proceed.set_value();
   ASSERT_EQ(outcome.wait_for(5s), std::future_status::ready);
   EXPECT_EQ(outcome.get(), "written");
@@ -137,7 +146,7 @@ TEST_F(Http2BodyTest, NoErrorResetAfterACompleteResponseStopsTheBodyQuietly) {
   EXPECT_EQ(fetch(), "next");  // The connection carries on.
 }
 
-TEST_F(Http2BodyTest, DuplexBodyIsSentWhole) {
+TEST_P(MultiplexedBodyTest, DuplexBodyIsSentWhole) {
   server.enqueue(body("ok"));
   std::promise<void> proceed;
   auto requestBody = std::make_shared<DuplexBody>(proceed.get_future().share());
@@ -165,7 +174,7 @@ TEST_F(Http2BodyTest, DuplexBodyOverHttp1IsRefused) {
       ProtocolException);
 }
 
-TEST_F(Http2BodyTest, GzipResponseIsDecodedTransparently) {
+TEST_P(MultiplexedBodyTest, GzipResponseIsDecodedTransparently) {
   Buffer gzipped;
   {
     internal::GzipSink sink(gzipped);
@@ -180,14 +189,14 @@ TEST_F(Http2BodyTest, GzipResponseIsDecodedTransparently) {
   EXPECT_EQ(server.takeRequest().headers().get("accept-encoding"), "br, zstd, gzip");
 }
 
-TEST_F(Http2BodyTest, LargeRequestHeadersAreSent) {
+TEST_P(MultiplexedBodyTest, LargeRequestHeadersAreSent) {
   server.enqueue(body("ok"));
   std::string value(60 * 1024, 'v');
   execute(Request::Builder().url(server.url("/")).header("X-Large", value).build());
   EXPECT_EQ(server.takeRequest().headers().get("x-large"), value);
 }
 
-TEST_F(Http2BodyTest, InformationalResponsesAreSkipped) {
+TEST_P(MultiplexedBodyTest, InformationalResponsesAreSkipped) {
   server.enqueue(MockResponse::Builder()
                      .addInformationalResponse(MockResponse::Builder().code(103).build())
                      .body("final")
@@ -196,6 +205,9 @@ TEST_F(Http2BodyTest, InformationalResponsesAreSkipped) {
   EXPECT_EQ(response.code(), 200);
   EXPECT_EQ(response.body()->string(), "final");
 }
+
+INSTANTIATE_TEST_SUITE_P(Transports, MultiplexedBodyTest,
+                         ::testing::Values(Transport::kH2c, Transport::kH3), transportName);
 
 }  // namespace
 }  // namespace tern::testing

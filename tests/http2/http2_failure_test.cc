@@ -1,6 +1,8 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // Resets, refused streams, GOAWAY, cancellation and timeouts over HTTP/2: each failure stays
-// with its stream, and the connection carries on for the others where it can.
+// with its stream, and the connection carries on for the others where it can. What holds for any
+// multiplexed transport runs over h2c and over HTTP/3 (MultiplexedFailureTest; Transport in
+// http2_fixture.h); GOAWAY, PING and the HPACK header-list limit are HTTP/2's (Http2FailureTest).
 #include <gtest/gtest.h>
 
 #include <future>
@@ -13,28 +15,68 @@
 namespace tern::testing {
 namespace {
 
-using Http2FailureTest = Http2Fixture;
+constexpr uint32_t kRefusedStream = 7;  // HTTP/2's REFUSED_STREAM.
+constexpr uint32_t kInternalError = 2;  // HTTP/2's INTERNAL_ERROR.
+// The HTTP/3 codes MockWebServer resets with for those (RFC 9114 §8.1; docs/mockwebserver.md).
+constexpr uint32_t kH3RequestRejected = 0x10b;
+constexpr uint32_t kH3InternalError = 0x102;
 
-constexpr uint32_t kRefusedStream = 7;
-constexpr uint32_t kInternalError = 2;
+class MultiplexedFailureTest : public Http2Fixture,
+                               public ::testing::WithParamInterface<Transport> {
+ protected:
+  void SetUp() override { use(GetParam()); }
+
+  // StreamResetException::errorCode() for a reset the server sent with the HTTP/2 `code` (one of
+  // the two above): the code itself over HTTP/2, the HTTP/3 code of the same meaning over HTTP/3.
+  uint32_t resetCode(uint32_t code) const {
+    if (!overHttp3()) return code;
+    return code == kRefusedStream ? kH3RequestRejected : kH3InternalError;
+  }
+  // Its message.
+  std::string resetMessage(uint32_t code) const {
+    if (overHttp3()) {
+      return code == kRefusedStream ? "stream was reset: H3_REQUEST_REJECTED"
+                                    : "stream was reset: H3_INTERNAL_ERROR";
+    }
+    return code == kRefusedStream ? "stream was reset: REFUSED_STREAM"
+                                  : "stream was reset: INTERNAL_ERROR";
+  }
+
+  // A read timeout's message, for the client's first stream on the connection.
+  std::string readTimedOut(int millis) {
+    return "Read timed out after " + std::to_string(millis) + " ms: " + httpVersion() + " stream " +
+           std::to_string(streamId(0)) + " to " + server.hostName() + ":" +
+           std::to_string(server.port());
+  }
+};
+
+// Tests of HTTP/2 itself, which MockWebServer's HTTP/3 side does not do or which HTTP/3 does
+// differently: GOAWAY after n streams, PING (QUIC watches its connections itself) and
+// StallSocketAtStart, HPACK's header-list limit; and one HTTP/3 fails for now (its TODO).
+using Http2FailureTest = Http2Fixture;
 
 MockResponse resetAtStart(uint32_t code) {
   return MockResponse::Builder().socketPolicy(SocketPolicy::ResetStreamAtStart{code}).build();
 }
 
-TEST_F(Http2FailureTest, ResetStreamGivesStreamResetExceptionWithTheCode) {
+TEST_P(MultiplexedFailureTest, ResetStreamGivesStreamResetExceptionWithTheCode) {
   server.enqueue(resetAtStart(kInternalError));
   try {
     execute();
     FAIL() << "expected StreamResetException";
   } catch (const StreamResetException& e) {
-    EXPECT_EQ(e.errorCode(), kInternalError);
-    EXPECT_STREQ(e.what(), "stream was reset: INTERNAL_ERROR");
+    EXPECT_EQ(e.errorCode(), resetCode(kInternalError));
+    EXPECT_EQ(std::string(e.what()), resetMessage(kInternalError));
   }
 }
 
 // RFC 9110 §5.5, as over HTTP/1.1: a NUL in a response header fails the call, and the
 // connection stays usable for the next one.
+// TODO(issue 20): run over HTTP/3 too. tern's HTTP/3 client accepts such a response: nghttp3 0.8
+// drops a field whose value holds NUL, CR or LF before recv_header (NGHTTP3_ERR_REMOVE_HTTP_HEADER
+// in nghttp3_http_on_header), so checkReceivedFieldValue never sees it and the call succeeds
+// without the field, where RFC 9114 §4.1.2 and §10.3 say the response is malformed and must not
+// be accepted.
 TEST_F(Http2FailureTest, NulInAResponseHeaderFailsTheCall) {
   server.enqueue(MockResponse::Builder()
                      .addHeaderLenient("x-bad", std::string_view("a\0b", 3))
@@ -45,7 +87,7 @@ TEST_F(Http2FailureTest, NulInAResponseHeaderFailsTheCall) {
   EXPECT_EQ(fetch(), "def");
 }
 
-TEST_F(Http2FailureTest, RefusedStreamIsRetriedOnAnotherConnection) {
+TEST_P(MultiplexedFailureTest, RefusedStreamIsRetriedOnAnotherConnection) {
   server.enqueue(resetAtStart(kRefusedStream));
   server.enqueue(body("abc"));
   EXPECT_EQ(fetch(), "abc");
@@ -55,7 +97,7 @@ TEST_F(Http2FailureTest, RefusedStreamIsRetriedOnAnotherConnection) {
   EXPECT_EQ(retried.connectionIndex(), 1);
 }
 
-TEST_F(Http2FailureTest, ConnectionWithOneRefusedStreamStaysPooledForOtherCalls) {
+TEST_P(MultiplexedFailureTest, ConnectionWithOneRefusedStreamStaysPooledForOtherCalls) {
   server.enqueue(resetAtStart(kRefusedStream));
   server.enqueue(body("abc"));
   server.enqueue(body("def"));
@@ -64,7 +106,7 @@ TEST_F(Http2FailureTest, ConnectionWithOneRefusedStreamStaysPooledForOtherCalls)
   EXPECT_EQ(client.connectionPool()->connectionCount(), 2);
 }
 
-TEST_F(Http2FailureTest, RefusedStreamIsRetriedOnlyOnce) {
+TEST_P(MultiplexedFailureTest, RefusedStreamIsRetriedOnlyOnce) {
   server.enqueue(resetAtStart(kRefusedStream));
   server.enqueue(resetAtStart(kRefusedStream));
   server.enqueue(body("never"));
@@ -72,12 +114,13 @@ TEST_F(Http2FailureTest, RefusedStreamIsRetriedOnlyOnce) {
     execute();
     FAIL() << "expected StreamResetException";
   } catch (const StreamResetException& e) {
-    EXPECT_EQ(e.errorCode(), kRefusedStream);
+    EXPECT_EQ(e.errorCode(), resetCode(kRefusedStream));
+    EXPECT_EQ(std::string(e.what()), resetMessage(kRefusedStream));
   }
   EXPECT_EQ(server.requestCount(), 2);
 }
 
-TEST_F(Http2FailureTest, RefusedStreamIsNotRetriedWithoutRetryOnConnectionFailure) {
+TEST_P(MultiplexedFailureTest, RefusedStreamIsNotRetriedWithoutRetryOnConnectionFailure) {
   client = client.newBuilder().retryOnConnectionFailure(false).build();
   server.enqueue(resetAtStart(kRefusedStream));
   server.enqueue(body("abc"));
@@ -114,7 +157,7 @@ TEST_F(Http2FailureTest, GoAwayLetsStreamsBelowLastStreamIdFinish) {
   EXPECT_EQ(third.body()->string(), "stream 1");
 }
 
-TEST_F(Http2FailureTest, CancelMidBodyResetsTheStreamAndKeepsTheConnection) {
+TEST_P(MultiplexedFailureTest, CancelMidBodyResetsTheStreamAndKeepsTheConnection) {
   server.enqueue(body(pattern(1024 * 1024)));
   server.enqueue(body("def"));
   std::shared_ptr<Call> call = client.newCall(get());
@@ -127,7 +170,7 @@ TEST_F(Http2FailureTest, CancelMidBodyResetsTheStreamAndKeepsTheConnection) {
   EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
 }
 
-TEST_F(Http2FailureTest, CancelWhileWaitingForHeadersWakesTheCaller) {
+TEST_P(MultiplexedFailureTest, CancelWhileWaitingForHeadersWakesTheCaller) {
   server.enqueue(MockResponse::Builder().socketPolicy(SocketPolicy::NoResponse{}).build());
   server.enqueue(body("def"));
   std::shared_ptr<Call> call = client.newCall(get());
@@ -149,7 +192,7 @@ TEST_F(Http2FailureTest, CancelWhileWaitingForHeadersWakesTheCaller) {
   EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
 }
 
-TEST_F(Http2FailureTest, CancelOneOfManyConcurrentCallsLeavesTheOthers) {
+TEST_P(MultiplexedFailureTest, CancelOneOfManyConcurrentCallsLeavesTheOthers) {
   server.setDispatcher([](const RecordedRequest& request) {
     if (request.path() == "/slow") {
       return MockResponse::Builder().socketPolicy(SocketPolicy::NoResponse{}).build();
@@ -171,7 +214,7 @@ TEST_F(Http2FailureTest, CancelOneOfManyConcurrentCallsLeavesTheOthers) {
   EXPECT_EQ(client.connectionPool()->connectionCount(), 1);
 }
 
-TEST_F(Http2FailureTest, ReadTimeoutOnHeadersKeepsTheConnectionForTheNextCall) {
+TEST_P(MultiplexedFailureTest, ReadTimeoutOnHeadersKeepsTheConnectionForTheNextCall) {
   client = client.newBuilder().readTimeout(300ms).build();
   server.enqueue(MockResponse::Builder().socketPolicy(SocketPolicy::NoResponse{}).build());
   server.enqueue(body("A"));
@@ -179,8 +222,7 @@ TEST_F(Http2FailureTest, ReadTimeoutOnHeadersKeepsTheConnectionForTheNextCall) {
     execute();
     FAIL() << "expected SocketTimeoutException";
   } catch (const SocketTimeoutException& e) {
-    EXPECT_EQ(std::string(e.what()), "Read timed out after 300 ms: HTTP/2 stream 1 to " +
-                                         server.hostName() + ":" + std::to_string(server.port()));
+    EXPECT_EQ(std::string(e.what()), readTimedOut(300));
   }
   EXPECT_EQ(fetch(), "A");
   EXPECT_EQ(server.takeRequest().sequenceNumber(), 0);
@@ -189,7 +231,7 @@ TEST_F(Http2FailureTest, ReadTimeoutOnHeadersKeepsTheConnectionForTheNextCall) {
   EXPECT_EQ(second.connectionIndex(), 0);
 }
 
-TEST_F(Http2FailureTest, ReadTimeoutOnASlowBody) {
+TEST_P(MultiplexedFailureTest, ReadTimeoutOnASlowBody) {
   client = client.newBuilder().readTimeout(300ms).build();
   server.enqueue(MockResponse::Builder().body(pattern(2048)).throttleBody(1024, 1s).build());
   Response response = execute();
@@ -197,12 +239,11 @@ TEST_F(Http2FailureTest, ReadTimeoutOnASlowBody) {
     response.body()->string();
     FAIL() << "expected SocketTimeoutException";
   } catch (const SocketTimeoutException& e) {
-    EXPECT_EQ(std::string(e.what()), "Read timed out after 300 ms: HTTP/2 stream 1 to " +
-                                         server.hostName() + ":" + std::to_string(server.port()));
+    EXPECT_EQ(std::string(e.what()), readTimedOut(300));
   }
 }
 
-TEST_F(Http2FailureTest, ProgressingBodyDoesNotTimeOut) {
+TEST_P(MultiplexedFailureTest, ProgressingBodyDoesNotTimeOut) {
   client = client.newBuilder().readTimeout(1s).build();
   server.enqueue(MockResponse::Builder().body(pattern(2048)).throttleBody(512, 200ms).build());
   EXPECT_EQ(fetch(), pattern(2048));
@@ -282,13 +323,13 @@ TEST_F(Http2FailureTest, OversizedHeadersFailOnlyTheirStream) {
   EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
 }
 
-TEST_F(Http2FailureTest, DisconnectAfterRequestFailsTheCall) {
+TEST_P(MultiplexedFailureTest, DisconnectAfterRequestFailsTheCall) {
   server.enqueue(
       MockResponse::Builder().socketPolicy(SocketPolicy::DisconnectAfterRequest{}).build());
   EXPECT_THROW(execute(), IOException);
 }
 
-TEST_F(Http2FailureTest, DisconnectDuringResponseBodyFailsTheRead) {
+TEST_P(MultiplexedFailureTest, DisconnectDuringResponseBodyFailsTheRead) {
   server.enqueue(MockResponse::Builder()
                      .body(pattern(64 * 1024))
                      .socketPolicy(SocketPolicy::DisconnectDuringResponseBody{})
@@ -297,7 +338,7 @@ TEST_F(Http2FailureTest, DisconnectDuringResponseBodyFailsTheRead) {
   EXPECT_THROW(response.body()->string(), IOException);
 }
 
-TEST_F(Http2FailureTest, ServerCloseOfAnIdleConnectionIsRetriedOnANewOne) {
+TEST_P(MultiplexedFailureTest, ServerCloseOfAnIdleConnectionIsRetriedOnANewOne) {
   server.enqueue(
       MockResponse::Builder().body("a").socketPolicy(SocketPolicy::DisconnectAtEnd{}).build());
   server.enqueue(body("b"));
@@ -308,7 +349,7 @@ TEST_F(Http2FailureTest, ServerCloseOfAnIdleConnectionIsRetriedOnANewOne) {
   EXPECT_EQ(server.takeRequest().connectionIndex(), 1);
 }
 
-TEST_F(Http2FailureTest, DoNotReadRequestBodyResetsAfterTheResponse) {
+TEST_P(MultiplexedFailureTest, DoNotReadRequestBodyResetsAfterTheResponse) {
   server.enqueue(MockResponse::Builder()
                      .body("early")
                      .socketPolicy(SocketPolicy::DoNotReadRequestBody{0})
@@ -317,6 +358,9 @@ TEST_F(Http2FailureTest, DoNotReadRequestBodyResetsAfterTheResponse) {
       Request::Builder().url(server.url("/")).post(RequestBody::create(pattern(1024))).build());
   EXPECT_EQ(response.body()->string(), "early");
 }
+
+INSTANTIATE_TEST_SUITE_P(Transports, MultiplexedFailureTest,
+                         ::testing::Values(Transport::kH2c, Transport::kH3), transportName);
 
 }  // namespace
 }  // namespace tern::testing

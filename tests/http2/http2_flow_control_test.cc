@@ -1,6 +1,8 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 // Flow control and large bodies: 16 MiB windows, updates as the application reads, and a slow
-// reader of one stream never stalling the others.
+// reader of one stream never stalling the others. Each runs over h2c and over HTTP/3 (whose
+// windows tern also sets to 16 MiB: Http3Connection::kClientWindowSize), except the one about a
+// window the server's SETTINGS shrink, which is HTTP/2's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +22,12 @@ class Http2FlowControlTest : public Http2Fixture {
   Http2FlowControlTest() {
     client = client.newBuilder().readTimeout(30s).writeTimeout(30s).build();
   }
+};
+
+class MultiplexedFlowControlTest : public Http2FlowControlTest,
+                                   public ::testing::WithParamInterface<Transport> {
+ protected:
+  void SetUp() override { use(GetParam()); }
 };
 
 constexpr int64_t kWindow = 16 * 1024 * 1024;
@@ -44,7 +52,7 @@ int64_t readPattern(Response& response) {
   return total;
 }
 
-TEST_F(Http2FlowControlTest, LargeResponseBody) {
+TEST_P(MultiplexedFlowControlTest, LargeResponseBody) {
   const int64_t size = 50 * 1024 * 1024;
   server.enqueue(body(pattern(size)));
   Response response = execute();
@@ -52,7 +60,7 @@ TEST_F(Http2FlowControlTest, LargeResponseBody) {
   EXPECT_EQ(readPattern(response), size);
 }
 
-TEST_F(Http2FlowControlTest, LargeRequestBody) {
+TEST_P(MultiplexedFlowControlTest, LargeRequestBody) {
   const int64_t size = 50 * 1024 * 1024;
   server.setBodyLimit(1024);
   server.enqueue(body("ok"));
@@ -64,7 +72,7 @@ TEST_F(Http2FlowControlTest, LargeRequestBody) {
   EXPECT_EQ(request.bodyUtf8(), pattern(1024));
 }
 
-TEST_F(Http2FlowControlTest, SlowReaderDoesNotStallOtherStreams) {
+TEST_P(MultiplexedFlowControlTest, SlowReaderDoesNotStallOtherStreams) {
   // The first response is larger than the stream window and nobody reads it; the others on the
   // same connection still complete, since the connection window is freed as data arrives.
   server.enqueue(body(pattern(kWindow + 4 * 1024 * 1024)));
@@ -80,7 +88,7 @@ TEST_F(Http2FlowControlTest, SlowReaderDoesNotStallOtherStreams) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(server.takeRequest().connectionIndex(), 0);
 }
 
-TEST_F(Http2FlowControlTest, ConnectionWindowRecoversAfterCanceling) {
+TEST_P(MultiplexedFlowControlTest, ConnectionWindowRecoversAfterCanceling) {
   server.enqueue(body(pattern(kWindow + 1)));
   server.enqueue(body("abc"));
   std::shared_ptr<Call> call = client.newCall(get());
@@ -91,7 +99,7 @@ TEST_F(Http2FlowControlTest, ConnectionWindowRecoversAfterCanceling) {
   EXPECT_EQ(fetch(), "abc");
 }
 
-TEST_F(Http2FlowControlTest, ConnectionWindowRecoversAfterClosingAnUnreadBody) {
+TEST_P(MultiplexedFlowControlTest, ConnectionWindowRecoversAfterClosingAnUnreadBody) {
   server.enqueue(body(pattern(kWindow)));
   server.enqueue(body("abc"));
   server.enqueue(body("def"));
@@ -103,6 +111,7 @@ TEST_F(Http2FlowControlTest, ConnectionWindowRecoversAfterClosingAnUnreadBody) {
   EXPECT_EQ(fetch(), "def");
 }
 
+// SETTINGS_INITIAL_WINDOW_SIZE from a response (MockResponse::settings()): HTTP/2 only.
 TEST_F(Http2FlowControlTest, SmallInitialWindowFromTheServerStillCarriesLargeRequests) {
   Http2Settings settings;
   settings.initialWindowSize = 1024;
@@ -119,7 +128,7 @@ TEST_F(Http2FlowControlTest, SmallInitialWindowFromTheServerStillCarriesLargeReq
   EXPECT_EQ(server.takeRequest().bodySize(), 1024 * 1024);
 }
 
-TEST_F(Http2FlowControlTest, ConcurrentLargeDownloadsOnOneConnection) {
+TEST_P(MultiplexedFlowControlTest, ConcurrentLargeDownloadsOnOneConnection) {
   const int64_t size = 5 * 1024 * 1024;
   for (int i = 0; i < 4; ++i) server.enqueue(body(pattern(size)));
   std::vector<std::future<int64_t>> futures;
@@ -133,12 +142,15 @@ TEST_F(Http2FlowControlTest, ConcurrentLargeDownloadsOnOneConnection) {
   EXPECT_EQ(client.connectionPool()->connectionCount(), 1);
 }
 
-TEST_F(Http2FlowControlTest, ThrottledBodyArrivesWhole) {
+TEST_P(MultiplexedFlowControlTest, ThrottledBodyArrivesWhole) {
   server.enqueue(MockResponse::Builder().body(pattern(4096)).throttleBody(1024, 50ms).build());
   auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(fetch(), pattern(4096));
   EXPECT_GE(std::chrono::steady_clock::now() - start, 150ms);
 }
+
+INSTANTIATE_TEST_SUITE_P(Transports, MultiplexedFlowControlTest,
+                         ::testing::Values(Transport::kH2c, Transport::kH3), transportName);
 
 }  // namespace
 }  // namespace tern::testing

@@ -1,5 +1,6 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
-// HTTP features over HTTP/2, in the spirit of OkHttp's HttpOverHttp2Test.
+// HTTP features over HTTP/2, in the spirit of OkHttp's HttpOverHttp2Test, each over h2c and
+// over HTTP/3 (MockWebServer's QUIC side; Transport in http2_fixture.h).
 #include <gtest/gtest.h>
 
 #include "http2_fixture.h"
@@ -9,26 +10,29 @@
 namespace tern::testing {
 namespace {
 
-using Http2Test = Http2Fixture;
+class Http2Test : public Http2Fixture, public ::testing::WithParamInterface<Transport> {
+ protected:
+  void SetUp() override { use(GetParam()); }
+};
 
-TEST_F(Http2Test, GetOverPriorKnowledge) {
+TEST_P(Http2Test, GetOverPriorKnowledge) {
   server.enqueue(body("ABCDE"));
   Response response = execute("/foo");
   EXPECT_EQ(response.body()->string(), "ABCDE");
   EXPECT_EQ(response.code(), 200);
   EXPECT_EQ(response.message(), "");
-  EXPECT_EQ(response.protocol(), Protocol::H2_PRIOR_KNOWLEDGE);
+  EXPECT_EQ(response.protocol(), protocol());
   RecordedRequest request = server.takeRequest();
-  EXPECT_EQ(request.requestLine(), "GET /foo HTTP/2");
-  EXPECT_EQ(request.headers().get(":scheme"), "http");
+  EXPECT_EQ(request.requestLine(), "GET /foo " + httpVersion());
+  EXPECT_EQ(request.headers().get(":scheme"), scheme());
   EXPECT_EQ(request.headers().get(":authority"),
             server.hostName() + ":" + std::to_string(server.port()));
   EXPECT_EQ(request.headers().get(":method"), "GET");
   EXPECT_EQ(request.headers().get(":path"), "/foo");
-  EXPECT_EQ(request.streamId(), 1);
+  EXPECT_EQ(request.streamId(), streamId(0));
 }
 
-TEST_F(Http2Test, RequestHeadersAreLowerCaseWithoutConnectionSpecificFields) {
+TEST_P(Http2Test, RequestHeadersAreLowerCaseWithoutConnectionSpecificFields) {
   server.enqueue(MockResponse());
   execute(Request::Builder()
               .url(server.url("/"))
@@ -50,7 +54,7 @@ TEST_F(Http2Test, RequestHeadersAreLowerCaseWithoutConnectionSpecificFields) {
   EXPECT_FALSE(request.headers().get("host"));  // Carried as :authority.
 }
 
-TEST_F(Http2Test, Get204HasNoBody) {
+TEST_P(Http2Test, Get204HasNoBody) {
   server.enqueue(
       MockResponse::Builder().status("HTTP/1.1 204").removeHeader("Content-Length").build());
   Response response = execute("/foo");
@@ -60,15 +64,15 @@ TEST_F(Http2Test, Get204HasNoBody) {
   EXPECT_FALSE(response.header("content-length"));
 }
 
-TEST_F(Http2Test, HeadKeepsContentLengthWithoutBody) {
+TEST_P(Http2Test, HeadKeepsContentLengthWithoutBody) {
   server.enqueue(MockResponse::Builder().setHeader("Content-Length", "5").build());
   Response response = execute(Request::Builder().url(server.url("/foo")).head().build());
   EXPECT_EQ(response.body()->string(), "");
   EXPECT_EQ(response.header("content-length"), "5");
-  EXPECT_EQ(server.takeRequest().requestLine(), "HEAD /foo HTTP/2");
+  EXPECT_EQ(server.takeRequest().requestLine(), "HEAD /foo " + httpVersion());
 }
 
-TEST_F(Http2Test, StreamingPostHasNoContentLength) {
+TEST_P(Http2Test, StreamingPostHasNoContentLength) {
   class StreamingBody final : public RequestBody {
    public:
     std::optional<MediaType> contentType() const override { return MediaType::parse("text/plain"); }
@@ -79,13 +83,13 @@ TEST_F(Http2Test, StreamingPostHasNoContentLength) {
       Request::Builder().url(server.url("/foo")).post(std::make_shared<StreamingBody>()).build());
   EXPECT_EQ(response.body()->string(), "ABCDE");
   RecordedRequest request = server.takeRequest();
-  EXPECT_EQ(request.requestLine(), "POST /foo HTTP/2");
+  EXPECT_EQ(request.requestLine(), "POST /foo " + httpVersion());
   EXPECT_EQ(request.bodyUtf8(), "FGHIJ");
   EXPECT_FALSE(request.headers().get("content-length"));
   EXPECT_FALSE(request.headers().get("transfer-encoding"));
 }
 
-TEST_F(Http2Test, PostWithKnownLengthSendsContentLength) {
+TEST_P(Http2Test, PostWithKnownLengthSendsContentLength) {
   server.enqueue(body("ABCDE"));
   Response response = execute(
       Request::Builder().url(server.url("/foo")).post(RequestBody::create("FGHIJ")).build());
@@ -95,7 +99,7 @@ TEST_F(Http2Test, PostWithKnownLengthSendsContentLength) {
   EXPECT_EQ(request.headers().get("content-length"), "5");
 }
 
-TEST_F(Http2Test, ConnectionReuseInterleavesTwoResponses) {
+TEST_P(Http2Test, ConnectionReuseInterleavesTwoResponses) {
   server.enqueue(body("ABCDEF"));
   server.enqueue(body("GHIJKL"));
   Response response1 = execute("/r1");
@@ -108,13 +112,13 @@ TEST_F(Http2Test, ConnectionReuseInterleavesTwoResponses) {
   RecordedRequest second = server.takeRequest();
   EXPECT_EQ(first.connectionIndex(), 0);
   EXPECT_EQ(first.sequenceNumber(), 0);
-  EXPECT_EQ(first.streamId(), 1);
+  EXPECT_EQ(first.streamId(), streamId(0));
   EXPECT_EQ(second.connectionIndex(), 0);
   EXPECT_EQ(second.sequenceNumber(), 1);
-  EXPECT_EQ(second.streamId(), 3);
+  EXPECT_EQ(second.streamId(), streamId(1));
 }
 
-TEST_F(Http2Test, ReadAfterLastByteReturnsEndOfStream) {
+TEST_P(Http2Test, ReadAfterLastByteReturnsEndOfStream) {
   server.enqueue(body("ABC"));
   Response response = execute();
   BufferedSource& source = response.body()->source();
@@ -123,13 +127,13 @@ TEST_F(Http2Test, ReadAfterLastByteReturnsEndOfStream) {
   EXPECT_TRUE(source.exhausted());
 }
 
-TEST_F(Http2Test, EmptyResponse) {
+TEST_P(Http2Test, EmptyResponse) {
   server.enqueue(MockResponse());
   Response response = execute();
   EXPECT_TRUE(response.body()->source().exhausted());
 }
 
-TEST_F(Http2Test, RedirectFollowsOnTheSameConnection) {
+TEST_P(Http2Test, RedirectFollowsOnTheSameConnection) {
   server.enqueue(
       MockResponse::Builder().code(302).setHeader("Location", "/foo").body("moved").build());
   server.enqueue(body("This is the new location!"));
@@ -140,7 +144,7 @@ TEST_F(Http2Test, RedirectFollowsOnTheSameConnection) {
   EXPECT_EQ(second.connectionIndex(), 0);
 }
 
-TEST_F(Http2Test, ResponseHeadersArriveInLowerCase) {
+TEST_P(Http2Test, ResponseHeadersArriveInLowerCase) {
   server.enqueue(MockResponse::Builder().addHeader("X-Mixed-Case", "Value").body("x").build());
   Response response = execute();
   EXPECT_EQ(response.header("x-mixed-case"), "Value");
@@ -148,7 +152,7 @@ TEST_F(Http2Test, ResponseHeadersArriveInLowerCase) {
   EXPECT_EQ(response.body()->string(), "x");
 }
 
-TEST_F(Http2Test, ConnectionPoolHoldsOneMultiplexedConnection) {
+TEST_P(Http2Test, ConnectionPoolHoldsOneMultiplexedConnection) {
   server.enqueue(body("a"));
   server.enqueue(body("b"));
   EXPECT_EQ(fetch(), "a");
@@ -156,6 +160,9 @@ TEST_F(Http2Test, ConnectionPoolHoldsOneMultiplexedConnection) {
   EXPECT_EQ(client.connectionPool()->connectionCount(), 1);
   EXPECT_EQ(client.connectionPool()->idleConnectionCount(), 1);
 }
+
+INSTANTIATE_TEST_SUITE_P(Transports, Http2Test, ::testing::Values(Transport::kH2c, Transport::kH3),
+                         transportName);
 
 }  // namespace
 }  // namespace tern::testing
