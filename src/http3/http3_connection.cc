@@ -164,6 +164,14 @@ struct Http3Callbacks {
     if (!(flags & NGTCP2_STREAM_CLOSE_FLAG_APP_ERROR_CODE_SET)) code = NGHTTP3_H3_NO_ERROR;
     if (connection.http3_) {
       int result = nghttp3_conn_close_stream(connection.http3_, streamId, code);
+      if (result == 0 && ngtcp2_is_bidi_stream(streamId)) {
+        // A request stream ends in nghttp3's stream_close (http3StreamClose): at once, or, when
+        // its response waits for QPACK encoder instructions still on their way (a blocked stream,
+        // RFC 9204 §2.1.2: a lost datagram is enough), once they came and nghttp3 delivered the
+        // response. QUIC has all of the stream's bytes by now: closing it here would fail a
+        // response that is complete.
+        return 0;
+      }
       if (result == NGHTTP3_ERR_STREAM_NOT_FOUND) {
         // Opened by the peer but nothing came on it: nghttp3 never saw it.
         if (!ngtcp2_is_bidi_stream(streamId)) ngtcp2_conn_extend_max_streams_uni(conn, 1);
@@ -173,13 +181,18 @@ struct Http3Callbacks {
         return NGTCP2_ERR_CALLBACK_FAILURE;
       }
     }
-    auto it = connection.streams_.find(streamId);
-    if (it != connection.streams_.end()) {
-      it->second->assertLockIs(connection.mutex_);
-      it->second->closedLocked(code);
-      connection.streams_.erase(it);
-    }
+    closeRequestStream(connection, streamId, code);
     return 0;
+  }
+
+  // The request stream `streamId` is closed in ngtcp2 and nghttp3: its Http3Stream hears how.
+  static void closeRequestStream(Http3Connection& connection, int64_t streamId,
+                                 uint64_t code) TERN_NO_THREAD_SAFETY_ANALYSIS {
+    auto it = connection.streams_.find(streamId);
+    if (it == connection.streams_.end()) return;
+    it->second->assertLockIs(connection.mutex_);
+    it->second->closedLocked(code);
+    connection.streams_.erase(it);
   }
 
   static int streamReset(ngtcp2_conn*, int64_t streamId, uint64_t, uint64_t code, void* userData,
@@ -227,12 +240,16 @@ struct Http3Callbacks {
     return 0;
   }
 
-  static int http3StreamClose(nghttp3_conn*, int64_t streamId, uint64_t, void* userData,
+  static int http3StreamClose(nghttp3_conn*, int64_t streamId, uint64_t code, void* userData,
                               void*) TERN_NO_THREAD_SAFETY_ANALYSIS {
     // A unidirectional stream of the peer's ended: it may open another (RFC 9114 §6.2).
     if (!ngtcp2_is_bidi_stream(streamId)) {
       ngtcp2_conn_extend_max_streams_uni(self(userData).conn_, 1);
+      return 0;
     }
+    // A request stream, after its response was delivered (see streamClose): `code` is the one
+    // ngtcp2 closed it with.
+    closeRequestStream(self(userData), streamId, code);
     return 0;
   }
 
@@ -450,6 +467,7 @@ void Http3Connection::connect(std::chrono::milliseconds timeout) {
     if (timeout.count() > 0) {
       settings.handshake_timeout =
           static_cast<ngtcp2_duration>(timeout.count()) * NGTCP2_MILLISECONDS;
+      connectTimeout_ = timeout;
     }
     ngtcp2_transport_params params;
     ngtcp2_transport_params_default(&params);
@@ -617,7 +635,15 @@ std::shared_ptr<Http3Stream> Http3Connection::newStream(const HeaderBlock& heade
 
 bool Http3Connection::isHealthy() {
   MutexLock lock(mutex_);
-  return handshakeCompleted_ && !shutdown_ && !failure_;
+  if (!handshakeCompleted_ || shutdown_ || failure_) return false;
+  // A stream timed out and the peer has been silent since, past kDegradedTimeout: degraded.
+  return !(degradedDeadline_ && std::chrono::steady_clock::now() >= *degradedDeadline_);
+}
+
+void Http3Connection::streamTimedOutLocked() {
+  if (!degradedDeadline_) {
+    degradedDeadline_ = std::chrono::steady_clock::now() + kDegradedTimeout;
+  }
 }
 
 bool Http3Connection::isShutdown() {
@@ -776,6 +802,7 @@ std::exception_ptr Http3Connection::receiveLocked() {
     int result = ngtcp2_conn_read_pkt(conn_, &path, &info, datagram, static_cast<size_t>(length),
                                       timestamp());
     if (result != 0) return readFailureLocked(result);
+    degradedDeadline_.reset();  // The peer is there.
   }
   wakeReader();  // More may be waiting: come back after the timers and writes had their turn.
   return nullptr;
@@ -846,9 +873,13 @@ std::exception_ptr Http3Connection::handleExpiryLocked() {
   if (result == NGTCP2_ERR_IDLE_CLOSE || result == NGTCP2_ERR_HANDSHAKE_TIMEOUT) {
     // Silence: QUIC closes without a word (RFC 9000 §10.1).
     if (!handshakeCompleted_) {
+      // connect()'s own wait says the same when it wakes first: one fault, one message.
+      const std::string after = connectTimeout_.count() > 0
+                                    ? " after " + std::to_string(connectTimeout_.count()) + " ms"
+                                    : "";
       return std::make_exception_ptr(
           SocketTimeoutException("HTTP/3 connect to " + peerName_ + " (" + address_.toString() +
-                                 ") timed out: no QUIC handshake answer"));
+                                 ") timed out" + after + ": no QUIC handshake answer"));
     }
     return std::make_exception_ptr(
         IOException("HTTP/3 connection to " + peerName_ + " closed: idle for " +

@@ -82,6 +82,13 @@ class Http3Connection {
   static constexpr int64_t kMaxHeaderListSize = 256 * 1024;
   // How long the connection may stay silent before QUIC closes it (max_idle_timeout).
   static constexpr std::chrono::seconds kIdleTimeout{30};
+  // How long the peer has, after a stream's read or write timed out, to show it is still there
+  // (any packet) before the connection is degraded and given no new calls: HTTP/2's
+  // kDegradedPongTimeout. The timed-out stream's RESET_STREAM is ack-eliciting, so a live peer
+  // answers within a round trip and its max_ack_delay; one that stopped answering leaves the
+  // connection looking healthy until kIdleTimeout, and every call given it meanwhile would time
+  // out too.
+  static constexpr std::chrono::seconds kDegradedTimeout{1};
 
   // `host` is the origin's host name or IP literal (SNI is sent for a name only), `address` the
   // resolved address to connect to (IPv4 or IPv6) with the port. Nothing happens until
@@ -115,7 +122,8 @@ class Http3Connection {
   // MAX_STREAMS) is reached, so the caller can take another connection.
   std::shared_ptr<Http3Stream> newStream(const HeaderBlock& headers, bool hasRequestBody);
 
-  // False once the connection is shut down or failed.
+  // False once the connection is shut down or failed, or when nothing came from the peer within
+  // kDegradedTimeout of a stream timing out.
   bool isHealthy();
 
   // True once the connection takes no new streams.
@@ -199,6 +207,9 @@ class Http3Connection {
   void assertLockIs(const Mutex& held) const TERN_REQUIRES(held) TERN_ASSERT_CAPABILITY(mutex_);
   // Frees ngtcp2's, nghttp3's and GnuTLS's state. Lock held.
   void releaseLocked() noexcept TERN_REQUIRES(mutex_);
+  // A stream's read or write timed out: the connection is degraded unless a packet arrives within
+  // kDegradedTimeout. Lock held.
+  void streamTimedOutLocked() TERN_REQUIRES(mutex_);
 
   const std::string host_;
   const InetSocketAddress address_;
@@ -227,6 +238,11 @@ class Http3Connection {
   bool deferWakeups_ TERN_GUARDED_BY(mutex_) = false;
   std::vector<std::shared_ptr<Http3Stream>> wakeups_ TERN_GUARDED_BY(mutex_);
   bool handshakeCompleted_ TERN_GUARDED_BY(mutex_) = false;
+  // connect()'s timeout, for the message when ngtcp2's handshake timer (set to it) runs out first.
+  std::chrono::milliseconds connectTimeout_ TERN_GUARDED_BY(mutex_){0};
+  // Set when a stream timed out, cleared by the next packet from the peer: once past, the
+  // connection is degraded (see kDegradedTimeout).
+  std::optional<std::chrono::steady_clock::time_point> degradedDeadline_ TERN_GUARDED_BY(mutex_);
   Condition handshakeChanged_;                          // Notified on completion and failure.
   bool stopReader_ TERN_GUARDED_BY(mutex_) = false;     // close() asks the reader to return.
   bool shutdown_ TERN_GUARDED_BY(mutex_) = false;       // No new streams.

@@ -99,8 +99,12 @@ void Http3Stream::waitLocked(MutexLock& lock, Timeout& timeout) {
     return;
   }
   if (changed_.wait_until(lock.native(), *until) != std::cv_status::timeout) return;
-  // As HTTP/2: the stream is abandoned (RESET_STREAM and STOP_SENDING, H3_REQUEST_CANCELLED).
-  // QUIC watches the connection itself (loss detection, idle timeout): no ping is needed.
+  // As HTTP/2: the stream is abandoned (RESET_STREAM and STOP_SENDING, H3_REQUEST_CANCELLED),
+  // and the connection checks the peer is still there. The reset is ack-eliciting, so it serves
+  // as HTTP/2's ping: a connection that hears nothing back takes no new calls (kDegradedTimeout),
+  // rather than handing them to a peer that went silent until QUIC's 30 s idle timeout.
+  connection_.assertLockIs(mutex_);
+  connection_.streamTimedOutLocked();
   abandonLocked(std::make_exception_ptr(http3StreamResetException(kRequestCancelled)));
   connection_.wakeReader();  // Never blocks: fine under the lock.
   throw timeoutException(&timeout == &writeTimeout_ ? "Write" : "Read", timeout.timeoutNanos(),

@@ -51,6 +51,10 @@ class ChildProcess {
 
   bool running() const { return pid_ > 0; }
 
+  // The running process's id (for a test that signals it: SIGSTOP, SIGKILL), or -1. Reaping stays
+  // stop()'s.
+  pid_t pid() const { return pid_; }
+
  private:
   pid_t pid_ = -1;
 };
