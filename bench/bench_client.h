@@ -20,6 +20,8 @@ namespace tern::bench {
 struct ClientSettings {
   std::string caFile;             // PEM certificate to trust for https (the bench's own), or empty.
   bool http11Only = false;        // Offer only HTTP/1.1 (ALPN), even where h2 is available.
+  bool http3Only = false;         // tern only: HTTP/3 over QUIC to the URL's own host and port,
+                                  // never TCP (protocols({HTTP_3}), curl's --http3-only).
   bool freshConnections = false;  // Never reuse a connection: each call connects (and handshakes).
   bool keepBodies = false;        // Collect each body into a new std::string, as an app would.
   int maxConnectionsPerHost = 0;  // Connections to one host getConcurrent() may open; 0: any.
@@ -48,9 +50,10 @@ class BenchClient {
   virtual void postSequential(const std::string& url, int count, const std::string& body) = 0;
 
   // `count` GETs of `url` with `concurrency` of them in flight at once: multiplexed on one HTTP/2
-  // connection, or with settings.http11Only on HTTP/1.1 connections, one per call in flight (at
-  // most settings.maxConnectionsPerHost, if set; the other calls wait for one). Throws if a
-  // response came over the other protocol. Returns the number of body bytes read.
+  // connection (HTTP/3 with settings.http3Only), or with settings.http11Only on HTTP/1.1
+  // connections, one per call in flight (at most settings.maxConnectionsPerHost, if set; the
+  // other calls wait for one). Throws if a response came over another protocol. Returns the
+  // number of body bytes read.
   virtual int64_t getConcurrent(const std::string& url, int count, int concurrency) = 0;
 
   // What getConcurrent() does, written as a coroutine user would (tern only, tern/coro.h):

@@ -4,7 +4,8 @@
 // of key=value results. bench/run starts a fresh process per run and alternates the clients.
 //
 //   tern_bench CLIENT MODE URL [--count N] [--concurrency N] [--size BYTES] [--cacert FILE]
-//              [--http1.1] [--fresh] [--keep-bodies] [--max-per-host N] [--warm] [--cache]
+//              [--http1.1] [--http3-only] [--fresh] [--keep-bodies] [--max-per-host N] [--warm]
+//              [--cache]
 //
 // CLIENT: tern | curl.  MODE:
 //   get      N sequential GETs           -> seconds, calls_per_s, bytes_per_s
@@ -33,7 +34,9 @@
 //            round must use the network once (the GETs collapse into one fetch)
 // With --cache, tern's client has a Cache in a new temporary directory (removed at exit), and
 // the line also has network_calls= (the cache's networkCount(), every call of the process:
-// what the server should have seen) and cache_hits=.
+// what the server should have seen) and cache_hits=. With --http3-only (tern: Debian's libcurl
+// has no HTTP/3), every call goes over HTTP/3 (QUIC) to the URL's own host and port; mux checks
+// that each response came over it.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -74,8 +77,8 @@ struct Arguments {
   std::cerr << "tern_bench: " << problem
             << "\nusage: tern_bench tern|curl get|post|mux|ttfb|allocs|idle|repeat|together URL "
                "[--count N] "
-               "[--concurrency N] [--size BYTES] [--cacert FILE] [--http1.1] [--fresh] "
-               "[--keep-bodies] [--max-per-host N] [--warm] [--cache]\n";
+               "[--concurrency N] [--size BYTES] [--cacert FILE] [--http1.1] [--http3-only] "
+               "[--fresh] [--keep-bodies] [--max-per-host N] [--warm] [--cache]\n";
   std::exit(2);
 }
 
@@ -101,6 +104,8 @@ Arguments parse(int argc, char** argv) {
       args.settings.caFile = value();
     } else if (flag == "--http1.1") {
       args.settings.http11Only = true;
+    } else if (flag == "--http3-only") {
+      args.settings.http3Only = true;
     } else if (flag == "--fresh") {
       args.settings.freshConnections = true;
     } else if (flag == "--keep-bodies") {
@@ -118,6 +123,10 @@ Arguments parse(int argc, char** argv) {
   if (args.count < 1 || args.concurrency < 1) usage("--count and --concurrency must be >= 1");
   if (args.settings.maxConnectionsPerHost < 0) usage("--max-per-host must be >= 0");
   if (args.settings.cache && args.client != "tern") usage("--cache is for tern only");
+  if (args.settings.http3Only && args.client != "tern") usage("--http3-only is for tern only");
+  if (args.settings.http3Only && args.settings.http11Only) {
+    usage("--http1.1 and --http3-only exclude each other");
+  }
   return args;
 }
 

@@ -168,11 +168,7 @@ class TernClient final : public BenchClient {
           std::string error;
           try {
             checkOk(response, url);
-            Protocol expected = settings_.http11Only ? Protocol::HTTP_1_1 : Protocol::HTTP_2;
-            if (response.protocol() != expected) {
-              throw std::runtime_error("expected " + std::string(toString(expected)) + ", got " +
-                                       std::string(toString(response.protocol())));
-            }
+            checkProtocol(response);
             n = consume(response, settings_.keepBodies);
           } catch (const std::exception& e) {
             error = e.what();
@@ -250,6 +246,7 @@ class TernClient final : public BenchClient {
     builder.connectionPool(std::move(pool));
     if (cache_ != nullptr) builder.cache(cache_);
     if (settings_.http11Only) builder.protocols({Protocol::HTTP_1_1});
+    if (settings_.http3Only) builder.protocols({Protocol::HTTP_3});
     if (!settings_.caFile.empty()) {
       std::ifstream file(settings_.caFile);
       std::string pem((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
@@ -260,20 +257,28 @@ class TernClient final : public BenchClient {
     return builder.build();
   }
 
+  // Throws unless `response` came over the protocol getConcurrent() asked for: HTTP/2 (HTTP/3
+  // with settings_.http3Only), or HTTP/1.1 with settings_.http11Only.
+  void checkProtocol(const Response& response) const {
+    Protocol expected = settings_.http3Only    ? Protocol::HTTP_3
+                        : settings_.http11Only ? Protocol::HTTP_1_1
+                                               : Protocol::HTTP_2;
+    if (response.protocol() != expected) {
+      throw std::runtime_error("expected " + std::string(toString(expected)) + ", got " +
+                               std::string(toString(response.protocol())));
+    }
+  }
+
   // One of getConcurrentCoro()'s coroutines: takes call numbers until `count` are taken. Each
   // body is read whole (stringAsync: a body already in memory costs no suspension).
   Detached coroWorker(const Request& request, int count, CoroRun& run) {
     int64_t bytes = 0;
     std::string failure;
     try {
-      const Protocol expected = settings_.http11Only ? Protocol::HTTP_1_1 : Protocol::HTTP_2;
       while (run.next.fetch_add(1, std::memory_order_relaxed) < count) {
         Response response = co_await client_.newCall(request)->executeAsync();
         checkOk(response, request.url().toString());
-        if (response.protocol() != expected) {
-          throw std::runtime_error("expected " + std::string(toString(expected)) + ", got " +
-                                   std::string(toString(response.protocol())));
-        }
+        checkProtocol(response);
         bytes += static_cast<int64_t>((co_await stringAsync(*response.body())).size());
       }
     } catch (const std::exception& e) {
