@@ -934,7 +934,7 @@ void Http3Server::respond(const std::shared_ptr<Connection>& connection,
         policy.is<SocketPolicy::ShutdownServerAfterResponse>() ||
         policy.is<SocketPolicy::ShutdownOutputAtEnd>() ||
         policy.is<SocketPolicy::ShutdownInputAtEnd>()) {
-      awaitAcked(c, s);
+      awaitDelivered(c, s);
       if (policy.is<SocketPolicy::ShutdownServerAfterResponse>()) {
         server_.beginShutdown();
       } else {
@@ -1017,6 +1017,21 @@ bool Http3Server::awaitAcked(Connection& c, Stream& s) {
     if (server_.closing().fired()) throw ServerClosedException();
   }
   return !c.ended;
+}
+
+void Http3Server::awaitDelivered(Connection& c, Stream& s) {
+  // At most a few seconds: a client that stopped reading must not hold the policy back forever.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  std::unique_lock lock(mutex_);
+  while (!c.ended && std::chrono::steady_clock::now() < deadline) {
+    if (s.closed) {
+      ngtcp2_conn_stat stat;
+      ngtcp2_conn_get_conn_stat(c.conn, &stat);
+      if (stat.bytes_in_flight == 0) return;
+    }
+    s.changed.wait_for(lock, std::chrono::milliseconds(10));
+    if (server_.closing().fired()) throw ServerClosedException();
+  }
 }
 
 void Http3Server::disconnect(Connection& c) {

@@ -112,6 +112,11 @@ class Http3Server {
   bool endOut(Connection& connection, Stream& stream);
   // Waits until the client acknowledged every body byte queued on `stream`.
   bool awaitAcked(Connection& connection, Stream& stream);
+  // Waits until the whole response is delivered: `stream` closed (the client acknowledged its
+  // end) and nothing of the connection's in flight (QPACK's encoder instructions, which the
+  // response may wait for, included); QUIC, unlike TCP, may otherwise see a CONNECTION_CLOSE
+  // overtake them. At most 5 s.
+  void awaitDelivered(Connection& connection, Stream& stream);
   // Closes the connection from a responder (the disconnecting policies).
   void disconnect(Connection& connection);
   void wake() noexcept;
