@@ -274,16 +274,26 @@ TEST_F(AsyncEngineHttpsTest, OnResponseIsNotHeldBackLongByABodyThatLags) {
 // parked on a socket or a stream, waiting for a small body, in the callback): every call ends
 // exactly once, with its own body or a failure, and nothing is left running. CI runs this under
 // TSan, where the races between a cancel and a park or a wake-up would show.
+//
+// The server answers nothing until every call is enqueued (under TSan, enqueuing 200 calls took
+// long enough for most to end before the first cancel), and every tenth call, which the canceler
+// always cancels, is held until the canceler is done, so some calls surely end canceled.
 void cancelAtRandomMoments(const Client& client, MockWebServer& server) {
   constexpr int kCount = 200;
-  server.setDispatcher([](const RecordedRequest& request) {
-    const int n = std::atoi(request.path().substr(1).c_str());
-    return MockResponse::Builder()
-        .body("ok " + request.path())
-        .headersDelay(std::chrono::milliseconds(n % 5))
-        .bodyDelay(std::chrono::milliseconds(n % 3))
-        .build();
-  });
+  std::promise<void> enqueued;
+  std::promise<void> cancelsDone;
+  server.setDispatcher(
+      [enqueuedFuture = enqueued.get_future().share(),
+       cancelsDoneFuture = cancelsDone.get_future().share()](const RecordedRequest& request) {
+        const int n = std::atoi(request.path().substr(1).c_str());
+        enqueuedFuture.wait_for(10s);
+        if (n % 10 == 0) cancelsDoneFuture.wait_for(10s);
+        return MockResponse::Builder()
+            .body("ok " + request.path())
+            .headersDelay(std::chrono::milliseconds(n % 5))
+            .bodyDelay(std::chrono::milliseconds(n % 3))
+            .build();
+      });
   struct State {
     std::atomic<int> endings[kCount] = {};
     std::atomic<int> ended{0};
@@ -318,15 +328,17 @@ void cancelAtRandomMoments(const Client& client, MockWebServer& server) {
           state->end(i);
         });
   }
-  std::thread canceler([&calls] {
+  enqueued.set_value();
+  std::thread canceler([&calls, &cancelsDone] {
     std::mt19937 random(18);
     std::vector<size_t> order(calls.size());
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), random);
     for (size_t i : order) {
       std::this_thread::sleep_for(std::chrono::microseconds(random() % 500));
-      if (random() % 2 == 0) calls[i]->cancel();
+      if (i % 10 == 0 || random() % 2 == 0) calls[i]->cancel();
     }
+    cancelsDone.set_value();
   });
   const bool allEnded = state->allEnded.get_future().wait_for(60s) == std::future_status::ready;
   canceler.join();

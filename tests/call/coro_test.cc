@@ -14,6 +14,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -704,16 +705,20 @@ Detached fetchUntilStopped(Client& client, Request request, std::string expected
 TEST_F(CoroHttpsTest, StopsRequestedAtRandomMomentsEndEachCoroutineOnce) {
   // Stop requests race the call's progress (queued, parked on its stream, its body read on the
   // coroutine's fiber, the resumption): every coroutine ends once, with its own body or an
-  // IOException. CI runs this under TSan.
+  // IOException. CI runs this under TSan. The server answers nothing until every coroutine has
+  // started, so the stops race calls in flight (under TSan most calls could end first otherwise).
   constexpr int kCount = 200;
-  server.setDispatcher([](const RecordedRequest& request) {
-    const int n = std::atoi(request.path().substr(1).c_str());
-    return MockResponse::Builder()
-        .body("body of " + request.path())
-        .headersDelay(std::chrono::milliseconds(n % 5))
-        .bodyDelay(std::chrono::milliseconds(n % 3))
-        .build();
-  });
+  std::promise<void> started;
+  server.setDispatcher(
+      [startedFuture = started.get_future().share()](const RecordedRequest& request) {
+        startedFuture.wait_for(10s);
+        const int n = std::atoi(request.path().substr(1).c_str());
+        return MockResponse::Builder()
+            .body("body of " + request.path())
+            .headersDelay(std::chrono::milliseconds(n % 5))
+            .bodyDelay(std::chrono::milliseconds(n % 3))
+            .build();
+      });
   client.dispatcher()->setMaxRequests(50);
   client.dispatcher()->setMaxRequestsPerHost(50);
   std::vector<std::stop_source> stops(kCount);
@@ -724,6 +729,7 @@ TEST_F(CoroHttpsTest, StopsRequestedAtRandomMomentsEndEachCoroutineOnce) {
     fetchUntilStopped(client, get(path), "body of " + path, stops[i].get_token(), wrongBodies,
                       ended);
   }
+  started.set_value();
   std::mt19937 random(7);
   for (int i = 0; i < kCount; ++i) {
     std::this_thread::sleep_for(std::chrono::microseconds(random() % 500));
