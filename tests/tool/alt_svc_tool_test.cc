@@ -5,6 +5,7 @@
 // curl parts are skipped where curl is not installed.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -196,6 +197,37 @@ TEST_F(AltSvcToolTest, EmptyNameKeepsItInMemoryAndAnUnreadableFileIsEmpty) {
   ToolRun unreadable = tern({"--alt-svc", files_.path().string(), url("/advertise")});
   EXPECT_EQ(unreadable.exitCode, 0) << unreadable.err;
   EXPECT_EQ(unreadable.out, "at /advertise\n");
+}
+
+// As curl 7.88: only the last --alt-svc file is read (its manual says all are), and it is written
+// at the end of the run even when nothing changed: created if missing, its comments and expired
+// lines dropped. tern's files come out byte for byte as curl's.
+TEST_F(AltSvcToolTest, OnlyTheLastFileIsReadAndItIsWrittenAtTheEndAsCurlDoes) {
+  const std::string port = std::to_string(server_.port());
+  const std::string earlier =
+      "h2 secure.test " + port + " h3 secure.test 4433 \"20991231 00:00:00\" 0 0\n";
+  const std::string stale =
+      "# by hand\nh2 old.test 443 h3 old.test 443 \"20000101 00:00:00\" 0 0\n";
+  std::vector<std::string> tools = {"tern"};
+  if (!findCurl().empty()) tools.push_back("curl");
+  for (const std::string& tool : tools) {
+    SCOPED_TRACE(tool);
+    auto run = [&](std::vector<std::string> args) {
+      return tool == "tern" ? tern(std::move(args)) : curl(std::move(args));
+    };
+    files_.write(tool + "-earlier.txt", earlier);
+    std::filesystem::remove(file(tool + "-last.txt"));
+    ToolRun missing = run({"--alt-svc", file(tool + "-earlier.txt"), "--alt-svc",
+                           file(tool + "-last.txt"), url("/plain")});
+    EXPECT_EQ(missing.exitCode, 0) << missing.err;
+    EXPECT_EQ(missing.out, "at /plain\n");
+    EXPECT_EQ(files_.read(tool + "-last.txt"), kHeader);
+    EXPECT_EQ(files_.read(tool + "-earlier.txt"), earlier);
+
+    files_.write(tool + "-stale.txt", stale);
+    EXPECT_EQ(run({"--alt-svc", file(tool + "-stale.txt"), url("/plain")}).exitCode, 0);
+    EXPECT_EQ(files_.read(tool + "-stale.txt"), kHeader);
+  }
 }
 
 TEST_F(AltSvcToolTest, CurlReadsTernsFileAndTernReadsCurls) {

@@ -36,4 +36,24 @@ void useAltSvcFile(const Options& options, Client::Builder& builder, DebugOutput
   builder.altSvcFile(file);
 }
 
+void saveAltSvcFile(const Options& options, DebugOutput* debug) {
+  if (options.altSvcFiles.empty() || options.altSvcFiles.back().empty()) return;
+  const std::string& file = options.altSvcFiles.back();
+  // The client saved each change, so the file holds what it knows: writing back what it reads
+  // is curl's exit-time save (the header, unexpired lines only).
+  const auto now = std::chrono::system_clock::now();
+  internal::AltSvcCache cache;
+  try {
+    cache.load(file, now);
+  } catch (const IOException&) {
+    return;  // Unreadable from the start: useAltSvcFile() kept the cache in memory and said so.
+  }
+  try {
+    cache.save(file, now);
+  } catch (const IOException& e) {
+    if (debug)
+      debug->info("WARNING: failed to save the alt-svc cache: " + std::string(e.what()) + "\n");
+  }
+}
+
 }  // namespace tern::tool

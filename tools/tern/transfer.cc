@@ -376,6 +376,7 @@ int TransferRunner::run() {
   int exitCode = runTransfers();
   if (cookies_) cookies_->writeJar(out_, debug_.get());  // -c, as curl: whatever the outcome.
   if (hsts_) hsts_->save(debug_.get());                  // --hsts, likewise.
+  saveAltSvcFile(options_, debug_.get());                // --alt-svc, likewise.
   if (cache_) {
     // A stale-while-revalidate response was served at once and is being validated by a call of
     // the library's on the dispatcher: let it store its answer for the next run, but not hold
