@@ -1,6 +1,11 @@
 // Copyright 2026 The tern Authors. SPDX-License-Identifier: Apache-2.0
 #include "http2_header_block.h"
 
+#include <algorithm>
+#include <cstdint>
+
+#include "io/ascii.h"
+
 namespace tern::mockwebserver::internal {
 namespace {
 
@@ -48,6 +53,42 @@ Headers webSocketHeaders(const MockResponse& response) {
     result.addLenient(name, value);
   }
   return result.build();
+}
+
+Buffer unchunkedBody(const MockResponse& response) {
+  Buffer wire = response.body();
+  std::optional<std::string> encoding = response.headers().get("Transfer-Encoding");
+  if (!encoding || !tern::internal::equalsIgnoreCase(*encoding, "chunked")) return wire;
+  Buffer result;
+  while (wire.size() > 0) {
+    std::optional<std::string> line = wire.readUtf8Line();
+    if (!line) break;
+    int64_t size = std::stoll(line->substr(0, line->find(';')), nullptr, 16);
+    if (size == 0) break;
+    result.write(wire, std::min(size, wire.size()));
+    wire.readUtf8Line();  // The CRLF after the chunk.
+  }
+  return result;
+}
+
+RequestHead requestHead(const std::vector<std::pair<std::string, std::string>>& fields,
+                        std::string_view defaultScheme, std::string_view defaultAuthority) {
+  Headers::Builder headers;
+  std::string scheme(defaultScheme), authority, path;
+  RequestHead head;
+  for (const auto& [name, value] : fields) {
+    headers.addLenient(name, value);
+    if (name == ":method") head.method = value;
+    if (name == ":scheme") scheme = value;
+    if (name == ":authority") authority = value;
+    if (name == ":path") path = value;
+  }
+  head.headers = headers.build();
+  head.target = path.empty() && head.method == "CONNECT" ? authority : path;
+  if (path.empty()) path = "/";
+  if (authority.empty()) authority = defaultAuthority;
+  head.url = HttpUrl::parse(scheme + "://" + authority + path);
+  return head;
 }
 
 }  // namespace tern::mockwebserver::internal

@@ -3,17 +3,21 @@
 
 #include <nghttp2/nghttp2.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "tern/buffer.h"
 #include "tern/headers.h"
+#include "tern/http_url.h"
 #include "tern/mockwebserver/mock_response.h"
 
 namespace tern::mockwebserver::internal {
 
-// How MockWebServer's HTTP/2 side turns scripted responses into header blocks.
+// How MockWebServer's HTTP/2 side (and its HTTP/3 side, which shares these) turns scripted
+// responses into header blocks and bodies, and a request's header block into a request line.
 
 // `text` in ASCII lowercase: HTTP/2 field names are lowercase (RFC 9113 §8.2.1).
 std::string toLower(std::string_view text);
@@ -47,5 +51,22 @@ NameValues responseHeaders(const MockResponse& response, bool informational);
 // less what HTTP/2 forbids, Sec-WebSocket-Accept (no key to answer: RFC 8441 §5 drops it) and
 // Content-Length (none in a 2xx to CONNECT, RFC 9110 §9.3.6).
 Headers webSocketHeaders(const MockResponse& response);
+
+// The bytes of `response`'s body as HTTP/2 and HTTP/3 send them: a chunked MockResponse keeps
+// its HTTP/1.1 wire form, which neither protocol uses, so its chunks are joined.
+Buffer unchunkedBody(const MockResponse& response);
+
+// What a request's header block says, to record it.
+struct RequestHead {
+  Headers headers;             // Every field as received, pseudo-headers included.
+  std::string method;          // :method.
+  std::string target;          // :path, or for a plain CONNECT :authority (RFC 9113 §8.5).
+  std::optional<HttpUrl> url;  // From :scheme, :authority and :path, where they make one.
+};
+
+// `fields` (pseudo-headers included) as a RequestHead; a missing :scheme is `defaultScheme`, a
+// missing :authority `defaultAuthority` (the server's own), a missing :path "/" in the URL.
+RequestHead requestHead(const std::vector<std::pair<std::string, std::string>>& fields,
+                        std::string_view defaultScheme, std::string_view defaultAuthority);
 
 }  // namespace tern::mockwebserver::internal

@@ -8,34 +8,14 @@
 #include <span>
 
 #include "http2_header_block.h"
-#include "io/ascii.h"
 #include "tern/exceptions.h"
 
 namespace tern::mockwebserver::internal {
 namespace {
 
-using tern::internal::equalsIgnoreCase;
-
 constexpr int32_t kServerWindowSize = 16 * 1024 * 1024;
 constexpr int64_t kMaxBufferedResponseBytes = 256 * 1024;
 constexpr int64_t kMaxWriteBatch = 256 * 1024;
-
-// The body's bytes: a chunked MockResponse keeps its wire form, which HTTP/2 does not use.
-Buffer responseBody(const MockResponse& response) {
-  Buffer wire = response.body();
-  std::optional<std::string> encoding = response.headers().get("Transfer-Encoding");
-  if (!encoding || !equalsIgnoreCase(*encoding, "chunked")) return wire;
-  Buffer result;
-  while (wire.size() > 0) {
-    std::optional<std::string> line = wire.readUtf8Line();
-    if (!line) break;
-    int64_t size = std::stoll(line->substr(0, line->find(';')), nullptr, 16);
-    if (size == 0) break;
-    result.write(wire, std::min(size, wire.size()));
-    wire.readUtf8Line();  // The CRLF after the chunk.
-  }
-  return result;
-}
 
 }  // namespace
 
@@ -302,26 +282,13 @@ void Http2ServerConnection::joinFinishedResponders(bool all) {
 
 RecordedRequest Http2ServerConnection::recordedRequest(Stream& stream) {
   std::lock_guard lock(mutex_);
-  Headers::Builder headers;
-  std::string method, scheme = "http", authority, path;
-  for (const auto& [name, value] : stream.headers) {
-    headers.addLenient(name, value);
-    if (name == ":method") method = value;
-    if (name == ":scheme") scheme = value;
-    if (name == ":authority") authority = value;
-    if (name == ":path") path = value;
-  }
-  // A plain CONNECT has no :path; its target is the authority (RFC 9113 §8.5), as in HTTP/1.1.
-  std::string target = path.empty() && method == "CONNECT" ? authority : path;
-  if (path.empty()) path = "/";
-  if (authority.empty()) {
-    authority = server_.hostAddress() + ":" + std::to_string(server_.port());
-  }
-  std::optional<HttpUrl> url = HttpUrl::parse(scheme + "://" + authority + path);
-  return RecordedRequest(method + " " + target + " HTTP/2", headers.build(), {},
+  RequestHead head = requestHead(stream.headers, "http",
+                                 server_.hostAddress() + ":" + std::to_string(server_.port()));
+  return RecordedRequest(head.method + " " + head.target + " HTTP/2", std::move(head.headers), {},
                          stream.body->receivedByteCount(), stream.body->kept().copy().readUtf8(),
-                         stream.sequenceNumber, connectionIndex_, url ? *url : server_.rootUrl(),
-                         nullptr, handshake_, handshakeServerNames_, stream.id);
+                         stream.sequenceNumber, connectionIndex_,
+                         head.url ? *head.url : server_.rootUrl(), nullptr, handshake_,
+                         handshakeServerNames_, stream.id);
 }
 
 void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool bodyUnread) {
@@ -436,7 +403,7 @@ void Http2ServerConnection::respond(const std::shared_ptr<Stream>& stream, bool 
 
 bool Http2ServerConnection::writeBody(const std::shared_ptr<Stream>& stream,
                                       const MockResponse& response) {
-  Buffer body = responseBody(response);
+  Buffer body = unchunkedBody(response);
   const int64_t total = body.size();
   const int64_t bytesPerPeriod = response.throttleBytesPerPeriod();
   const bool disconnectHalfway =

@@ -20,13 +20,10 @@
 #include <stdexcept>
 
 #include "http2_header_block.h"
-#include "io/ascii.h"
 #include "tern/exceptions.h"
 
 namespace tern::mockwebserver::internal {
 namespace {
-
-using tern::internal::equalsIgnoreCase;
 
 // As the client's (src/http3): TLS 1.3 only, QUIC's AEADs, no middlebox compatibility mode.
 constexpr char kPriority[] =
@@ -71,23 +68,6 @@ uint64_t http3CodeFor(uint32_t http2ErrorCode) {
     default:
       return NGHTTP3_H3_INTERNAL_ERROR;
   }
-}
-
-// The body's bytes: a chunked MockResponse keeps its wire form, which HTTP/3 does not use.
-Buffer responseBody(const MockResponse& response) {
-  Buffer wire = response.body();
-  std::optional<std::string> encoding = response.headers().get("Transfer-Encoding");
-  if (!encoding || !equalsIgnoreCase(*encoding, "chunked")) return wire;
-  Buffer result;
-  while (wire.size() > 0) {
-    std::optional<std::string> line = wire.readUtf8Line();
-    if (!line) break;
-    int64_t size = std::stoll(line->substr(0, line->find(';')), nullptr, 16);
-    if (size == 0) break;
-    result.write(wire, std::min(size, wire.size()));
-    wire.readUtf8Line();  // The CRLF after the chunk.
-  }
-  return result;
 }
 
 // nghttp3's view of a header block (it copies what it is given).
@@ -841,25 +821,12 @@ void Http3Server::joinFinishedResponders(bool all) {
 
 RecordedRequest Http3Server::recordedRequest(Connection& c, Stream& stream) {
   std::lock_guard lock(mutex_);
-  Headers::Builder headers;
-  std::string method, scheme = "https", authority, path;
-  for (const auto& [name, value] : stream.headers) {
-    headers.addLenient(name, value);
-    if (name == ":method") method = value;
-    if (name == ":scheme") scheme = value;
-    if (name == ":authority") authority = value;
-    if (name == ":path") path = value;
-  }
-  std::string target = path.empty() && method == "CONNECT" ? authority : path;
-  if (path.empty()) path = "/";
-  if (authority.empty()) {
-    authority = server_.hostAddress() + ":" + std::to_string(server_.port());
-  }
-  std::optional<HttpUrl> url = HttpUrl::parse(scheme + "://" + authority + path);
-  return RecordedRequest(method + " " + target + " HTTP/3", headers.build(), {},
+  RequestHead head = requestHead(stream.headers, "https",
+                                 server_.hostAddress() + ":" + std::to_string(server_.port()));
+  return RecordedRequest(head.method + " " + head.target + " HTTP/3", std::move(head.headers), {},
                          stream.body->receivedByteCount(), stream.body->kept().copy().readUtf8(),
-                         stream.sequenceNumber, c.index, url ? *url : server_.rootUrl(), nullptr,
-                         c.handshake, c.serverNames, static_cast<int>(stream.id));
+                         stream.sequenceNumber, c.index, head.url ? *head.url : server_.rootUrl(),
+                         nullptr, c.handshake, c.serverNames, static_cast<int>(stream.id));
 }
 
 void Http3Server::respond(const std::shared_ptr<Connection>& connection,
@@ -950,7 +917,7 @@ void Http3Server::respond(const std::shared_ptr<Connection>& connection,
 }
 
 bool Http3Server::writeBody(Connection& c, Stream& s, const MockResponse& response) {
-  Buffer body = responseBody(response);
+  Buffer body = unchunkedBody(response);
   const int64_t total = body.size();
   const int64_t bytesPerPeriod = response.throttleBytesPerPeriod();
   const bool disconnectHalfway =
